@@ -1,0 +1,98 @@
+/** Why a discovered URL was not fetched. Recorded per URL in the catalogue. */
+export const SKIP_REASONS = [
+  'scope',
+  'robots',
+  'trap:url-length',
+  'trap:path-slashes',
+  'trap:segment-repeats',
+  'trap:query-params',
+  'trap:query-variants',
+  'limit:depth',
+  'limit:pages',
+  'limit:bytes',
+  'limit:duration',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * Life of a URL in the catalogue.
+ * queued: waiting in the frontier; archived: saved in the mirror; redirect: answered with a redirect
+ * (its target is its own row); http-error: a 4xx/5xx answer, not saved; failed: no usable answer
+ * (network error, timeout, too large); skipped: never fetched, see SkipReason.
+ */
+export const URL_STATES = ['queued', 'archived', 'redirect', 'http-error', 'failed', 'skipped'] as const;
+export type UrlState = (typeof URL_STATES)[number];
+
+export type CrawlState = 'running' | 'pausing' | 'paused' | 'finished' | 'failed';
+
+export interface CrawlCounts {
+  /** Distinct canonical URLs seen, whatever became of them. */
+  discovered: number;
+  queued: number;
+  inFlight: number;
+  archived: number;
+  redirects: number;
+  httpErrors: number;
+  failed: number;
+  skipped: number;
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  /** Bytes received (after content decoding). */
+  bytes: number;
+}
+
+export interface ProgressEvent {
+  type: 'progress';
+  counts: CrawlCounts;
+  /** Moving averages over the last few seconds. */
+  urlsPerSec: number;
+  kbPerSec: number;
+  elapsedMs: number;
+  current: string[];
+}
+
+export interface UrlEvent {
+  type: 'url';
+  url: string;
+  state: UrlState;
+  httpStatus?: number;
+  skipReason?: SkipReason;
+  error?: string;
+  bytes?: number;
+  localPath?: string;
+}
+
+export interface StateEvent {
+  type: 'state';
+  state: CrawlState;
+  message?: string;
+}
+
+export type CrawlEvent = ProgressEvent | UrlEvent | StateEvent;
+
+/** One row of `harvest list`. */
+export interface UrlRecord {
+  url: string;
+  state: UrlState;
+  depth: number;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number | null;
+  localPath: string | null;
+  redirectTo: string | null;
+  skipReason: SkipReason | null;
+  error: string | null;
+}
+
+/** What `harvest stats` reports. */
+export interface CrawlStats {
+  name: string;
+  seeds: string[];
+  state: CrawlState;
+  counts: CrawlCounts;
+  byState: Record<UrlState, number>;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Time spent crawling, summed over runs (pauses excluded). */
+  durationMs: number;
+  robotsPolicy: 'obeyed' | 'ignored';
+}
