@@ -1,0 +1,248 @@
+#!/usr/bin/env node
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { JobValidationError, parseJob, type JobInput } from '../../shared/job.js';
+import { Crawl } from '../engine/crawl/crawl.js';
+import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
+import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
+import { readStats } from '../engine/store/stats.js';
+import { ProgressLine } from './progressLine.js';
+
+const USAGE = `usage:
+  harvest crawl <url>... --out <archive-dir> [options]
+  harvest resume <archive-dir> [--quiet]
+  harvest stats <archive-dir> [--json]
+  harvest list <archive-dir> [--json]
+
+crawl options:
+  --name <text>                 name of the harvest
+  --scope host|domain|prefix    what counts as the site (default host)
+  --include <regex>             also crawl URLs matching (repeatable)
+  --exclude <regex>             never crawl URLs matching (repeatable)
+  --max-depth <n>  --max-pages <n>  --max-bytes <n>  --max-duration <seconds>
+  --connections <n>             parallel requests per host (default 2)
+  --delay-ms <n>                minimum gap between requests to one host (default 0)
+  --ignore-robots               do not obey robots.txt (recorded in the archive)
+  --no-offsite-requisites       do not fetch images/CSS/scripts from other hosts
+  --contact <url>               contact URL sent in the User-Agent
+  --max-url-length <n>  --max-path-slashes <n>  --max-segment-repeats <n>
+  --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
+  --max-response-bytes <n>  --deadline-ms <n>          per-request limits
+  --quiet                       no progress line
+Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
+
+class UsageError extends Error {}
+
+const CRAWL_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  name: { type: 'string' },
+  scope: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'max-depth': { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-duration': { type: 'string' },
+  connections: { type: 'string' },
+  'delay-ms': { type: 'string' },
+  'ignore-robots': { type: 'boolean' },
+  'no-offsite-requisites': { type: 'boolean' },
+  contact: { type: 'string' },
+  'max-url-length': { type: 'string' },
+  'max-path-slashes': { type: 'string' },
+  'max-segment-repeats': { type: 'string' },
+  'max-query-params': { type: 'string' },
+  'max-query-variants': { type: 'string' },
+  'max-response-bytes': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  quiet: { type: 'boolean' },
+} satisfies ParseArgsConfig['options'];
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function int(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} needs a whole number, got '${v}'`);
+  return Number(v);
+}
+
+function checkSeeds(urls: string[]): void {
+  if (urls.length === 0) throw new UsageError('crawl needs at least one seed URL');
+  for (const u of urls) {
+    let ok = false;
+    try {
+      const p = new URL(u);
+      ok = (p.protocol === 'http:' || p.protocol === 'https:') && p.hostname !== '';
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new UsageError(`invalid URL '${u}': give an absolute http:// or https:// address`);
+  }
+}
+
+function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput {
+  const durationS = int(v['max-duration'], 'max-duration');
+  return {
+    seeds,
+    ...(v.name !== undefined && { name: v.name }),
+    ...(v.contact !== undefined && { contactUrl: v.contact }),
+    offsiteRequisites: !v['no-offsite-requisites'],
+    scope: {
+      ...(v.scope !== undefined && { mode: v.scope as 'host' }),
+      include: v.include ?? [],
+      exclude: v.exclude ?? [],
+    },
+    limits: {
+      maxDepth: int(v['max-depth'], 'max-depth') ?? null,
+      maxPages: int(v['max-pages'], 'max-pages') ?? null,
+      maxBytes: int(v['max-bytes'], 'max-bytes') ?? null,
+      maxDurationMs: durationS === undefined ? null : durationS * 1000,
+    },
+    politeness: {
+      ...(v.connections !== undefined && { perHostConnections: int(v.connections, 'connections') }),
+      ...(v['delay-ms'] !== undefined && { delayMs: int(v['delay-ms'], 'delay-ms') }),
+      respectRobots: !v['ignore-robots'],
+    },
+    traps: {
+      ...(v['max-url-length'] !== undefined && { maxUrlLength: int(v['max-url-length'], 'max-url-length') }),
+      ...(v['max-path-slashes'] !== undefined && { maxPathSlashes: int(v['max-path-slashes'], 'max-path-slashes') }),
+      ...(v['max-segment-repeats'] !== undefined && {
+        maxSegmentRepeats: int(v['max-segment-repeats'], 'max-segment-repeats'),
+      }),
+      ...(v['max-query-params'] !== undefined && { maxQueryParams: int(v['max-query-params'], 'max-query-params') }),
+      ...(v['max-query-variants'] !== undefined && {
+        maxQueryVariantsPerPath: int(v['max-query-variants'], 'max-query-variants'),
+      }),
+    },
+    fetch: {
+      ...(v['max-response-bytes'] !== undefined && {
+        maxResponseBytes: int(v['max-response-bytes'], 'max-response-bytes'),
+      }),
+      ...(v['deadline-ms'] !== undefined && { deadlineMs: int(v['deadline-ms'], 'deadline-ms') }),
+    },
+  };
+}
+
+async function runCrawl(archive: Archive, quiet: boolean): Promise<number> {
+  const line = new ProgressLine(process.stderr, quiet);
+  const crawl = new Crawl(archive, { onEvent: (e) => line.update(e) });
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    line.note('pausing: finishing the checkpoint (Ctrl-C again to quit at once)');
+    crawl.pause();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const state = await crawl.run();
+    line.done();
+    const s = readStats(archive.catalogue);
+    const summary = `${s.counts.archived} archived, ${s.counts.failed + s.counts.httpErrors} failed, ${s.counts.skipped} skipped, ${s.counts.queued} queued`;
+    if (state === 'finished') {
+      process.stderr.write(`finished: ${summary}\nmirror: ${archive.mirror.root}/index.html\n`);
+      return 0;
+    }
+    if (state === 'paused') {
+      process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archive.dir}\n`);
+      return 130;
+    }
+    process.stderr.write(`harvest: crawl stopped by an error; resume with: harvest resume ${archive.dir}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    archive.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'crawl': {
+      const { values, positionals } = parse(rest, CRAWL_OPTIONS);
+      checkSeeds(positionals);
+      if (!values.out) throw new UsageError('crawl needs --out <archive-dir>');
+      const job = parseJob(jobFromFlags(positionals, values));
+      return runCrawl(Archive.create(values.out, job), values.quiet ?? false);
+    }
+    case 'resume': {
+      const { values, positionals } = parse(rest, { quiet: { type: 'boolean' } });
+      if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>');
+      return runCrawl(Archive.open(positionals[0]!), values.quiet ?? false);
+    }
+    case 'stats': {
+      const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+      if (positionals.length !== 1) throw new UsageError('stats needs exactly one <archive-dir>');
+      const archive = Archive.open(positionals[0]!, { readonly: true });
+      try {
+        const s = readStats(archive.catalogue);
+        if (values.json) process.stdout.write(JSON.stringify(s, null, 2) + '\n');
+        else {
+          const skips = Object.entries(s.counts.skippedByReason)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ');
+          process.stdout.write(
+            `${s.name} (${s.state}), seeds ${s.seeds.join(' ')}\n` +
+              `archived ${s.byState.archived}, redirects ${s.byState.redirect}, http errors ${s.byState['http-error']}, failed ${s.byState.failed}, skipped ${s.byState.skipped}, queued ${s.byState.queued}\n` +
+              `skipped by reason: ${skips || 'none'}\n` +
+              `bytes ${s.counts.bytes}, crawl time ${(s.durationMs / 1000).toFixed(1)} s, robots.txt ${s.robotsPolicy}\n`,
+          );
+        }
+      } finally {
+        archive.close();
+      }
+      return 0;
+    }
+    case 'list': {
+      const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+      if (positionals.length !== 1) throw new UsageError('list needs exactly one <archive-dir>');
+      const archive = Archive.open(positionals[0]!, { readonly: true });
+      try {
+        for (const r of archive.catalogue.iterateRecords()) {
+          const out = values.json
+            ? JSON.stringify(r)
+            : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.skipReason ?? r.error ?? r.redirectTo ?? ''}`;
+          if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
+        }
+      } finally {
+        archive.close();
+      }
+      return 0;
+    }
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    const usage = e instanceof UsageError;
+    const known =
+      usage ||
+      e instanceof ArchiveUsageError ||
+      e instanceof ArchiveInUseError ||
+      e instanceof ArchiveFormatError ||
+      e instanceof JobValidationError;
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);
+    if (usage) process.stderr.write(`run 'harvest --help' for usage\n`);
+    if (!known && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
+    process.exitCode = known ? 2 : 1;
+  },
+);

@@ -1,0 +1,108 @@
+import type { SkipReason } from '../../../shared/crawl.js';
+import type { Job } from '../../../shared/job.js';
+import { ScopeRules } from '../scope.js';
+import type { Catalogue, UrlRow } from '../store/catalogue.js';
+import { queryVariantKey, trapReason } from '../traps.js';
+import type { ProgressMeter } from './progress.js';
+
+export interface Discovery {
+  /** Canonical URL. */
+  url: string;
+  parentId: number | null;
+  parentDepth: number;
+  /** Redirect targets keep their source's depth: a hop is not a level. */
+  sameDepth: boolean;
+  via: string;
+  requisite: boolean;
+  /** Whether the discovering document lies in scope: offsite documents only pull in requisites. */
+  parentInScope: boolean;
+  typeHint: string | null;
+  redirectHops: number;
+}
+
+/**
+ * Admission to the run queue: every discovered URL gets one row, queued or skipped with its reason.
+ * Runs inside the caller's transaction.
+ */
+export class Frontier {
+  readonly scope: ScopeRules;
+  /** Set once the page limit is reached: from then on only requisites of saved pages are admitted. */
+  pagesLimitReached = false;
+
+  constructor(
+    private readonly job: Job,
+    private readonly catalogue: Catalogue,
+    private readonly meter: ProgressMeter,
+    private readonly onQueued: (site: string) => void,
+  ) {
+    this.scope = new ScopeRules(job.scope, job.seeds);
+  }
+
+  /** Returns the URL's row (new or existing). */
+  admit(d: Discovery): UrlRow {
+    const existing = this.catalogue.lookup(d.url);
+    if (existing) {
+      this.maybeRequeue(existing, d);
+      return existing;
+    }
+    // A site is an origin: robots.txt and politeness both apply per scheme, host and port.
+    const site = new URL(d.url).origin;
+    const depth = d.sameDepth ? d.parentDepth : d.parentId === null ? 0 : d.parentDepth + 1;
+    const reason = this.skipReason(d, depth);
+    const state = reason === null ? 'queued' : 'skipped';
+    const id = this.catalogue.insert({
+      url: d.url,
+      site,
+      depth,
+      state,
+      requisite: d.requisite,
+      parentId: d.parentId,
+      via: d.via,
+      typeHint: d.typeHint,
+      redirectHops: d.redirectHops,
+      skipReason: reason,
+    });
+    this.meter.discovered(state, reason);
+    if (state === 'queued') this.onQueued(site);
+    return this.catalogue.get(id)!;
+  }
+
+  private skipReason(d: Discovery, depth: number): SkipReason | null {
+    const inScope = this.scope.inScope(d.url);
+    const offsiteRequisite = !inScope && d.requisite && this.job.offsiteRequisites && this.followsFromOffsite(d);
+    if (!inScope && !offsiteRequisite) return 'scope';
+    const trap = trapReason(d.url, this.job.traps);
+    if (trap) return trap;
+    if (!d.requisite) {
+      const max = this.job.limits.maxDepth;
+      if (max !== null && depth > max) return 'limit:depth';
+      if (this.pagesLimitReached) return 'limit:pages';
+    }
+    const key = queryVariantKey(d.url);
+    if (key !== null && this.catalogue.bumpQueryVariant(key) > this.job.traps.maxQueryVariantsPerPath) {
+      return 'trap:query-variants';
+    }
+    return null;
+  }
+
+  /** An offsite document may pull in what it needs to render, but not further frames of its own. */
+  private followsFromOffsite(d: Discovery): boolean {
+    return d.parentInScope || (d.via !== 'iframe' && d.via !== 'frame');
+  }
+
+  /**
+   * A URL first met as out of scope or too deep may be met again as a requisite or at a shallower
+   * depth; it then deserves its fetch.
+   */
+  private maybeRequeue(row: UrlRow, d: Discovery): void {
+    if (row.state !== 'skipped') return;
+    if (row.skip_reason !== 'scope' && row.skip_reason !== 'limit:depth') return;
+    const depth = d.sameDepth ? d.parentDepth : d.parentDepth + 1;
+    if (this.skipReason(d, depth) !== null) return;
+    this.catalogue.requeue(row.id, Math.min(depth, row.depth), d.requisite);
+    this.meter.requeued(row.skip_reason);
+    row.state = 'queued';
+    row.skip_reason = null;
+    this.onQueued(row.site);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Why a fetch produced no usable response. The engine records `code` and `message` per URL.
+ *
+ * invalid-url: not an absolute http(s) URL. timeout-connect / timeout-headers / timeout-body-idle:
+ * the FetchSettings timers. deadline: the whole-request deadline. too-large: over maxResponseBytes,
+ * on the wire or once decoded. decode: a Content-Encoding we could not undo. dns / tls / network:
+ * the connection failed. protocol: the server's answer was not valid HTTP/1.1. aborted: cancelled
+ * by the caller's signal or by Fetcher.close().
+ */
+export type FetchErrorCode =
+  | 'invalid-url'
+  | 'timeout-connect'
+  | 'timeout-headers'
+  | 'timeout-body-idle'
+  | 'deadline'
+  | 'too-large'
+  | 'decode'
+  | 'dns'
+  | 'tls'
+  | 'protocol'
+  | 'network'
+  | 'aborted';
+
+export class FetchError extends Error {
+  constructor(
+    readonly code: FetchErrorCode,
+    message: string,
+    /** Whether trying the same request again may succeed (the Fetcher retries these itself). */
+    readonly retryable = false,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'FetchError';
+  }
+}
+
+/** The error for a fired AbortSignal: its reason when that is already a FetchError (deadline, close), else 'aborted'. */
+export function abortError(signal: AbortSignal): FetchError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof FetchError) return reason;
+  return new FetchError('aborted', 'request aborted', false, { cause: reason });
+}
+
+/** Connection failures that tend to go away: resets, a dropped link, a DNS server hiccup. */
+const TRANSIENT_SYSTEM_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN']);
+
+/**
+ * Names whatever undici or the socket threw. ECONNREFUSED, ENOTFOUND and unreachable hosts are
+ * not retried: the host answered definitively, and retrying a dead host only multiplies the wait.
+ */
+export function classifyError(err: unknown): FetchError {
+  if (err instanceof FetchError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const code = errorCode(err);
+  const wrap = (fetchCode: FetchErrorCode, retryable: boolean): FetchError =>
+    new FetchError(fetchCode, code ? `${message} (${code})` : message, retryable, { cause: err });
+
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return wrap('timeout-connect', true);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return wrap('timeout-headers', true);
+    case 'UND_ERR_BODY_TIMEOUT':
+      return wrap('timeout-body-idle', true);
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return wrap('network', true);
+    case 'UND_ERR_INVALID_ARG':
+      return wrap('invalid-url', false);
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return wrap('protocol', false);
+    case 'UND_ERR_ABORTED':
+    case 'UND_ERR_DESTROYED':
+    case 'UND_ERR_CLOSED':
+    case 'ABORT_ERR':
+      return wrap('aborted', false);
+    case 'ENOTFOUND':
+      return wrap('dns', false);
+    case 'EAI_AGAIN':
+      return wrap('dns', true);
+  }
+  if (code === undefined) return wrap('network', false);
+  if (code.startsWith('HPE_')) return wrap('protocol', false);
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) return wrap('tls', false);
+  return wrap('network', TRANSIENT_SYSTEM_CODES.has(code));
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
+  return typeof err.code === 'string' ? err.code : undefined;
+}

@@ -1,0 +1,160 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { abortError, classifyError, FetchError } from './errors.js';
+import { rawHeaderPairs, type HeaderPair } from './headers.js';
+import type { WireFacts, WireTap } from './wire-tap.js';
+
+export interface ExchangeRequest {
+  target: URL;
+  headers: readonly HeaderPair[];
+  /** Whole-exchange deadline: catches servers that drip bytes under every idle timer. */
+  deadlineMs: number;
+  /** Most payload bytes accepted on the wire (before content decoding). */
+  maxResponseBytes: number;
+  signal: AbortSignal;
+}
+
+/** One GET's answer as received: nothing decoded, nothing retried. */
+export interface Exchange {
+  status: number;
+  statusText: string;
+  rawHeaders: HeaderPair[];
+  wireBody: Buffer;
+  /** Null only if undici's diagnostics message was missed. */
+  wire: WireFacts | null;
+}
+
+/** Sends one GET through the dispatcher and collects the whole response, within the request's limits. */
+export function exchange(dispatcher: Dispatcher, tap: WireTap, request: ExchangeRequest): Promise<Exchange> {
+  const { target, deadlineMs, signal } = request;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    let deadline: NodeJS.Timeout | undefined;
+    const onAbort = (): void => handler.cancel(abortError(signal));
+    const handler = new ExchangeHandler(tap, request, (outcome) => {
+      clearTimeout(deadline);
+      signal.removeEventListener('abort', onAbort);
+      if (outcome instanceof FetchError) reject(outcome);
+      else resolve(outcome);
+    });
+    deadline = setTimeout(
+      () => handler.cancel(new FetchError('deadline', `no complete response within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
+    dispatcher.dispatch(
+      { origin: target.origin, path: pathOf(target), method: 'GET', headers: request.headers.flat() },
+      handler,
+    );
+  });
+}
+
+function pathOf(target: URL): string {
+  return target.pathname + target.search;
+}
+
+/**
+ * undici handler for one exchange. Settles exactly once: on the response's end, on undici's error,
+ * or on cancel (deadline, abort signal, size limit), whichever comes first.
+ */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | null = null;
+  /** Set when cancelled while still queued in the pool: undici starts it later, and we stop it there. */
+  #cancelledWith: FetchError | null = null;
+  #settled = false;
+  #status = 0;
+  #statusText = '';
+  #rawHeaders: HeaderPair[] = [];
+  #chunks: Buffer[] = [];
+  #received = 0;
+  #wire: WireFacts | null = null;
+
+  constructor(
+    private readonly tap: WireTap,
+    private readonly request: ExchangeRequest,
+    private readonly finish: (outcome: Exchange | FetchError) => void,
+  ) {}
+
+  cancel(error: FetchError): void {
+    if (this.#settled) return;
+    this.#cancelledWith = error;
+    this.#controller?.abort(error);
+    this.#settle(error);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#cancelledWith) {
+      controller.abort(this.#cancelledWith);
+      return;
+    }
+    // undici may start a request again after a failed attempt on a pipelined socket: start clean.
+    this.#status = 0;
+    this.#chunks = [];
+    this.#received = 0;
+    this.#wire = null;
+    this.tap.expect(this.request.target.origin, pathOf(this.request.target), (facts) => {
+      this.#wire = facts;
+    });
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    if (statusCode < 200) return; // 1xx interim responses (e.g. 103 Early Hints) precede the real one
+    this.#status = statusCode;
+    this.#statusText = statusMessage ?? '';
+    this.#rawHeaders = rawHeaderPairs(controller.rawHeaders ?? headers);
+    const declared = Number(headers['content-length']);
+    if (declared > this.request.maxResponseBytes) {
+      this.#abort(controller, tooLarge(`Content-Length ${declared}`, this.request.maxResponseBytes));
+    }
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    this.#received += chunk.length;
+    if (this.#received > this.request.maxResponseBytes) {
+      this.#abort(controller, tooLarge(`body passed ${this.#received} bytes`, this.request.maxResponseBytes));
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#settle({
+      status: this.#status,
+      statusText: this.#statusText,
+      rawHeaders: this.#rawHeaders,
+      wireBody: Buffer.concat(this.#chunks, this.#received),
+      wire: this.#wire,
+    });
+  }
+
+  /** undici calls this without a controller when the request failed before it started. */
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.#settle(classifyError(error));
+  }
+
+  #abort(controller: Dispatcher.DispatchController, error: FetchError): void {
+    controller.abort(error);
+    this.#settle(error);
+  }
+
+  #settle(outcome: Exchange | FetchError): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#chunks = [];
+    this.finish(outcome);
+  }
+}
+
+function tooLarge(what: string, limit: number): FetchError {
+  return new FetchError('too-large', `${what}, over the ${limit}-byte limit`);
+}

@@ -1,0 +1,45 @@
+import { createRequire } from 'node:module';
+import type { RobotsRow } from '../store/catalogue.js';
+
+interface ParsedRobots {
+  isAllowed(url: string, userAgent?: string): boolean | undefined;
+  getCrawlDelay(userAgent?: string): number | undefined;
+}
+
+// robots-parser is CommonJS and its typings don't describe its export in a way NodeNext resolves,
+// so load it as what it is at run time: module.exports = function (url, contents).
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, body: string) => ParsedRobots;
+
+/** What one site's robots.txt allows us, per RFC 9309. */
+export interface RobotsPolicy {
+  isAllowed(url: string): boolean;
+  /** Crawl-delay in milliseconds, 0 if none. */
+  crawlDelayMs: number;
+}
+
+const ALLOW_ALL: RobotsPolicy = { isAllowed: () => true, crawlDelayMs: 0 };
+const DISALLOW_ALL: RobotsPolicy = { isAllowed: () => false, crawlDelayMs: 0 };
+
+/** Longest Crawl-delay we honour; a larger value would stall a crawl for hours per page. */
+const MAX_CRAWL_DELAY_MS = 60_000;
+
+export function robotsUrlFor(siteOrigin: string): string {
+  return new URL('/robots.txt', siteOrigin).href;
+}
+
+/**
+ * RFC 9309 2.3.1: a 4xx means no restrictions; a 5xx or an unreachable server means complete
+ * disallow (the site may be protecting itself); a 2xx is parsed.
+ */
+export function robotsPolicyFrom(row: RobotsRow, robotsUrl: string, userAgentToken: string): RobotsPolicy {
+  if (row.error !== null || row.http_status === null) return DISALLOW_ALL;
+  if (row.http_status >= 500) return DISALLOW_ALL;
+  if (row.http_status >= 400) return ALLOW_ALL;
+  if (row.http_status < 200 || row.http_status >= 300) return ALLOW_ALL;
+  const parsed = robotsParser(robotsUrl, row.body ?? '');
+  const delay = parsed.getCrawlDelay(userAgentToken);
+  return {
+    isAllowed: (url) => parsed.isAllowed(url, userAgentToken) !== false,
+    crawlDelayMs: typeof delay === 'number' && delay > 0 ? Math.min(delay * 1000, MAX_CRAWL_DELAY_MS) : 0,
+  };
+}

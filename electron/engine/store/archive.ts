@@ -1,0 +1,86 @@
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { HARVEST_VERSION, parseJob, type Job } from '../../../shared/job.js';
+import type { CrawlState } from '../../../shared/crawl.js';
+import { Catalogue } from './catalogue.js';
+import { Mirror } from './mirror.js';
+
+export const CATALOGUE_FILE = 'catalogue.sqlite';
+export const MIRROR_DIR = 'mirror';
+
+/** Input the user can fix: bad folder, wrong archive, and the like. The CLI prints it as one line. */
+export class ArchiveUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArchiveUsageError';
+  }
+}
+
+/** An archive folder: the SQLite catalogue beside the browsable mirror. */
+export class Archive {
+  private constructor(
+    readonly dir: string,
+    readonly catalogue: Catalogue,
+    readonly mirror: Mirror,
+    readonly job: Job,
+  ) {}
+
+  /** Starts a new archive in `dir` (created if missing; must not already hold an archive). */
+  static create(dir: string, job: Job): Archive {
+    const abs = path.resolve(dir);
+    ensureWritableDir(abs);
+    const file = path.join(abs, CATALOGUE_FILE);
+    if (existsSync(file)) {
+      throw new ArchiveUsageError(`${abs} already holds an archive; use 'harvest resume ${dir}' to continue it`);
+    }
+    const catalogue = Catalogue.open(file);
+    catalogue.transaction(() => {
+      catalogue.setMeta('job', JSON.stringify(job));
+      catalogue.setMeta('created_at', new Date().toISOString());
+      catalogue.setMeta('tool_version', HARVEST_VERSION);
+      catalogue.setMeta('state', 'paused' satisfies CrawlState);
+      // An archivist's choice to ignore robots.txt stays on the record of the archive.
+      catalogue.setMeta('robots_policy', job.politeness.respectRobots ? 'obeyed' : 'ignored');
+    });
+    mkdirSync(path.join(abs, MIRROR_DIR), { recursive: true });
+    return new Archive(abs, catalogue, new Mirror(path.join(abs, MIRROR_DIR)), job);
+  }
+
+  /** Opens an existing archive for writing (resume). */
+  static open(dir: string, opts: { readonly?: boolean } = {}): Archive {
+    const abs = path.resolve(dir);
+    const file = path.join(abs, CATALOGUE_FILE);
+    if (!existsSync(file)) throw new ArchiveUsageError(`${abs} is not a Harvest archive (no ${CATALOGUE_FILE})`);
+    if (!opts.readonly) ensureWritableDir(abs);
+    const catalogue = Catalogue.open(file, opts);
+    const raw = catalogue.getMeta('job');
+    if (raw === null) {
+      catalogue.close();
+      throw new ArchiveUsageError(`${abs} has no job recorded; the archive is damaged`);
+    }
+    const job = parseJob(JSON.parse(raw));
+    return new Archive(abs, catalogue, new Mirror(path.join(abs, MIRROR_DIR)), job);
+  }
+
+  close(): void {
+    this.catalogue.close();
+  }
+}
+
+function ensureWritableDir(abs: string): void {
+  try {
+    mkdirSync(abs, { recursive: true });
+  } catch (e) {
+    throw new ArchiveUsageError(`cannot create folder ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!statSync(abs).isDirectory()) throw new ArchiveUsageError(`${abs} is not a folder`);
+  // access() says yes to root on a read-only mount, so also prove a write.
+  const probe = path.join(abs, `.harvest-write-test-${process.pid}`);
+  try {
+    accessSync(abs, constants.W_OK);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (e) {
+    throw new ArchiveUsageError(`folder ${abs} is not writable (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}

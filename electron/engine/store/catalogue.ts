@@ -1,0 +1,297 @@
+import Database from 'better-sqlite3';
+import type { SkipReason, UrlRecord, UrlState } from '../../../shared/crawl.js';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+
+export class ArchiveInUseError extends Error {
+  constructor(file: string) {
+    super(`archive is already opened by another process (${file} is locked)`);
+    this.name = 'ArchiveInUseError';
+  }
+}
+
+export class ArchiveFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArchiveFormatError';
+  }
+}
+
+export interface UrlRow {
+  id: number;
+  url: string;
+  site: string;
+  depth: number;
+  state: UrlState;
+  requisite: number;
+  type_hint: string | null;
+  redirect_hops: number;
+  http_status: number | null;
+  content_type: string | null;
+  local_path: string | null;
+  redirect_to_id: number | null;
+  skip_reason: SkipReason | null;
+}
+
+export interface QueuedRow {
+  id: number;
+  url: string;
+  depth: number;
+  requisite: number;
+  type_hint: string | null;
+  redirect_hops: number;
+}
+
+export interface NewUrl {
+  url: string;
+  site: string;
+  depth: number;
+  state: 'queued' | 'skipped';
+  requisite: boolean;
+  parentId: number | null;
+  via: string | null;
+  typeHint: string | null;
+  redirectHops: number;
+  skipReason: SkipReason | null;
+}
+
+export interface FetchOutcome {
+  state: Exclude<UrlState, 'queued' | 'skipped'>;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number | null;
+  localPath: string | null;
+  redirectToId: number | null;
+  error: string | null;
+  title: string | null;
+}
+
+export interface LinkRow {
+  toId: number;
+  kind: string;
+  text: string | null;
+  written: string | null;
+}
+
+export interface RobotsRow {
+  http_status: number | null;
+  body: string | null;
+  error: string | null;
+}
+
+type Stmt = Database.Statement;
+
+/**
+ * Typed access to one archive's catalogue. Opened with an exclusive lock that the OS drops when the
+ * process dies, so a crashed crawl never blocks its own resume while a live one can't be opened twice.
+ */
+export class Catalogue {
+  private readonly s: Record<string, Stmt>;
+
+  private constructor(readonly db: Database.Database) {
+    const p = (sql: string): Stmt => db.prepare(sql);
+    this.s = {
+      getMeta: p('SELECT value FROM meta WHERE key = ?'),
+      setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      byUrl: p(
+        'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE url = ?',
+      ),
+      byId: p(
+        'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE id = ?',
+      ),
+      insert: p(
+        `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
+         VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason)`,
+      ),
+      requeue: p(
+        "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
+      ),
+      nextQueued: p(
+        "SELECT id, url, depth, requisite, type_hint, redirect_hops FROM urls WHERE site = ? AND state = 'queued' ORDER BY depth, id LIMIT ?",
+      ),
+      sitesQueued: p("SELECT DISTINCT site FROM urls WHERE state = 'queued'"),
+      outcome: p(
+        `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
+           local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt
+         WHERE id = @id`,
+      ),
+      skip: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?"),
+      skipAllQueued: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued'"),
+      addLink: p('INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)'),
+      dropLinks: p('DELETE FROM links WHERE from_id = ?'),
+      bumpVariant: p(
+        'INSERT INTO query_variants (key, n) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET n = n + 1 RETURNING n',
+      ),
+      getRobots: p('SELECT http_status, body, error FROM robots WHERE site = ?'),
+      putRobots: p(
+        'INSERT OR REPLACE INTO robots (site, http_status, body, error, fetched_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      putOriginal: p('INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)'),
+      getOriginal: p('SELECT content_type, body FROM originals WHERE url_id = ?'),
+      countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
+      countBySkip: p("SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' GROUP BY skip_reason"),
+      bytesTotal: p('SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL'),
+      htmlArchived: p("SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND content_type LIKE 'text/html%'"),
+    };
+  }
+
+  static open(file: string, opts: { readonly?: boolean } = {}): Catalogue {
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 0 });
+    } catch (e) {
+      throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
+    }
+    try {
+      if (!opts.readonly) {
+        // Exclusive locking: the lock is taken by the first write below and held until close, and
+        // with it WAL needs no shared memory, so nothing is left behind by a crash.
+        db.pragma('locking_mode = EXCLUSIVE');
+        db.pragma('journal_mode = WAL');
+        // NORMAL in WAL mode: a commit survives a killed process; only power loss can cost the last few.
+        db.pragma('synchronous = NORMAL');
+        db.exec(SCHEMA_SQL);
+        const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+        if (v && Number(v.value) !== SCHEMA_VERSION) {
+          throw new ArchiveFormatError(`archive schema version ${v.value} is not supported (expected ${SCHEMA_VERSION})`);
+        }
+        db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+      } else {
+        db.prepare('SELECT 1 FROM meta LIMIT 1').get();
+      }
+    } catch (e) {
+      db.close();
+      if (isBusy(e)) throw new ArchiveInUseError(file);
+      if (e instanceof ArchiveFormatError) throw e;
+      throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
+    }
+    return new Catalogue(db);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  getMeta(key: string): string | null {
+    const r = this.s.getMeta!.get(key) as { value: string } | undefined;
+    return r ? r.value : null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.s.setMeta!.run(key, value);
+  }
+
+  lookup(url: string): UrlRow | undefined {
+    return this.s.byUrl!.get(url) as UrlRow | undefined;
+  }
+
+  get(id: number): UrlRow | undefined {
+    return this.s.byId!.get(id) as UrlRow | undefined;
+  }
+
+  insert(u: NewUrl): number {
+    const r = this.s.insert!.run({ ...u, requisite: u.requisite ? 1 : 0 });
+    return Number(r.lastInsertRowid);
+  }
+
+  requeue(id: number, depth: number, requisite: boolean): void {
+    this.s.requeue!.run({ id, depth, requisite: requisite ? 1 : 0 });
+  }
+
+  nextQueued(site: string, limit: number): QueuedRow[] {
+    return this.s.nextQueued!.all(site, limit) as QueuedRow[];
+  }
+
+  sitesWithQueued(): string[] {
+    return (this.s.sitesQueued!.all() as { site: string }[]).map((r) => r.site);
+  }
+
+  recordOutcome(id: number, o: FetchOutcome): void {
+    this.s.outcome!.run({ id, ...o, fetchedAt: new Date().toISOString() });
+  }
+
+  skip(id: number, reason: SkipReason): void {
+    this.s.skip!.run(reason, id);
+  }
+
+  skipAllQueued(reason: SkipReason): number {
+    return this.s.skipAllQueued!.run(reason).changes;
+  }
+
+  replaceLinks(fromId: number, links: LinkRow[]): void {
+    this.s.dropLinks!.run(fromId);
+    for (const l of links) this.s.addLink!.run(fromId, l.toId, l.kind, l.text, l.written);
+  }
+
+  /** Counts a new query string for `key` and returns how many distinct ones it now has. */
+  bumpQueryVariant(key: string): number {
+    return (this.s.bumpVariant!.get(key) as { n: number }).n;
+  }
+
+  getRobots(site: string): RobotsRow | undefined {
+    return this.s.getRobots!.get(site) as RobotsRow | undefined;
+  }
+
+  putRobots(site: string, r: RobotsRow): void {
+    this.s.putRobots!.run(site, r.http_status, r.body, r.error, new Date().toISOString());
+  }
+
+  putOriginal(urlId: number, contentType: string | null, deflated: Buffer): void {
+    this.s.putOriginal!.run(urlId, contentType, deflated);
+  }
+
+  getOriginal(urlId: number): { content_type: string | null; body: Buffer } | undefined {
+    return this.s.getOriginal!.get(urlId) as { content_type: string | null; body: Buffer } | undefined;
+  }
+
+  countByState(): Record<UrlState, number> {
+    const out: Record<UrlState, number> = { queued: 0, archived: 0, redirect: 0, 'http-error': 0, failed: 0, skipped: 0 };
+    for (const r of this.s.countByState!.all() as { state: UrlState; n: number }[]) out[r.state] = r.n;
+    return out;
+  }
+
+  countBySkipReason(): Partial<Record<SkipReason, number>> {
+    const out: Partial<Record<SkipReason, number>> = {};
+    for (const r of this.s.countBySkip!.all() as { skip_reason: SkipReason; n: number }[]) out[r.skip_reason] = r.n;
+    return out;
+  }
+
+  totalBytes(): number {
+    return (this.s.bytesTotal!.get() as { n: number }).n;
+  }
+
+  htmlPagesArchived(): number {
+    return (this.s.htmlArchived!.get() as { n: number }).n;
+  }
+
+  /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */
+  *iterateRecords(): Generator<UrlRecord> {
+    const stmt = this.db.prepare(
+      `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error
+       FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id ORDER BY u.id`,
+    );
+    for (const r of stmt.iterate() as Iterable<Record<string, unknown>>) {
+      yield {
+        url: r.url as string,
+        state: r.state as UrlState,
+        depth: r.depth as number,
+        httpStatus: (r.http_status as number | null) ?? null,
+        contentType: (r.content_type as string | null) ?? null,
+        bytes: (r.bytes as number | null) ?? null,
+        // A redirect's local_path is where its chain ends, an internal detail; list shows files it owns.
+        localPath: r.state === 'archived' ? ((r.local_path as string | null) ?? null) : null,
+        redirectTo: (r.redirect_to as string | null) ?? null,
+        skipReason: (r.skip_reason as SkipReason | null) ?? null,
+        error: (r.error as string | null) ?? null,
+      };
+    }
+  }
+}
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? '';
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+}

@@ -1,0 +1,74 @@
+/**
+ * The archive's SQLite catalogue: frontier, done set, per-URL log and checkpoints in one file, so a
+ * crawl's whole state commits atomically and memory stays flat however large the site.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- One row per canonical URL ever discovered: the done set, the run queue (state = 'queued') and the log.
+CREATE TABLE IF NOT EXISTS urls (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  site TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  -- discovered only as something a page needs to render (may lie outside the scope)
+  requisite INTEGER NOT NULL DEFAULT 0,
+  parent_id INTEGER,
+  via TEXT,
+  type_hint TEXT,
+  redirect_hops INTEGER NOT NULL DEFAULT 0,
+  http_status INTEGER,
+  content_type TEXT,
+  bytes INTEGER,
+  -- for archived URLs their file in the mirror; for redirects the file their chain ends at
+  local_path TEXT,
+  redirect_to_id INTEGER,
+  skip_reason TEXT,
+  error TEXT,
+  title TEXT,
+  fetched_at TEXT
+);
+-- Breadth-first order within a site: depth, then discovery.
+CREATE INDEX IF NOT EXISTS urls_queue ON urls (site, depth, id) WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS urls_state ON urls (state);
+
+-- Every reference found in a saved document, with what was written for it in the mirror copy
+-- (NULL: left absolute). A mismatch with the target's final local_path means the copy needs redoing.
+CREATE TABLE IF NOT EXISTS links (
+  from_id INTEGER NOT NULL,
+  to_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT,
+  written TEXT
+);
+CREATE INDEX IF NOT EXISTS links_from ON links (from_id);
+
+-- Distinct query strings seen per URL-without-query, for the query-variants trap guard.
+CREATE TABLE IF NOT EXISTS query_variants (
+  key TEXT PRIMARY KEY,
+  n INTEGER NOT NULL
+);
+
+-- robots.txt as fetched per site, so a resumed crawl obeys exactly what it obeyed before.
+CREATE TABLE IF NOT EXISTS robots (
+  site TEXT PRIMARY KEY,
+  http_status INTEGER,
+  body TEXT,
+  error TEXT,
+  fetched_at TEXT NOT NULL
+);
+
+-- Original bytes of saved HTML and CSS (deflated), so a copy can be rewritten again once the fate
+-- of every URL it references is known.
+CREATE TABLE IF NOT EXISTS originals (
+  url_id INTEGER PRIMARY KEY,
+  content_type TEXT,
+  body BLOB NOT NULL
+);
+`;

@@ -1,0 +1,76 @@
+/**
+ * The one URL identity used for dedup, scope, rewriting and the catalogue.
+ * WHATWG parsing does most of the work (case, default ports, dot segments, backslashes, tabs/newlines);
+ * on top of it, percent-encoding is normalised per RFC 3986 so that equivalent spellings coincide.
+ */
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+/** RFC 3986 pchar: unreserved, sub-delims, ':' and '@'. Anything else in a segment is escaped. */
+const SEGMENT_RAW = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]$/;
+const PATH_RAW = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
+const QUERY_RAW = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/;
+const ESCAPE = /^%[0-9A-Fa-f]{2}/;
+
+function percentEncodeUtf8(char: string): string {
+  return [...Buffer.from(char, 'utf8')]
+    .map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0'))
+    .join('');
+}
+
+/**
+ * Decodes escapes of unreserved characters, upper-cases the hex of the others, and encodes every
+ * character not allowed raw (including a '%' that starts no valid escape).
+ */
+function normalizeEncoding(component: string, allowedRaw: RegExp): string {
+  let out = '';
+  for (let i = 0; i < component.length; ) {
+    const escape = ESCAPE.exec(component.slice(i, i + 3));
+    if (escape) {
+      const decoded = String.fromCharCode(parseInt(component.slice(i + 1, i + 3), 16));
+      out += UNRESERVED.test(decoded) ? decoded : escape[0].toUpperCase();
+      i += 3;
+      continue;
+    }
+    const char = String.fromCodePoint(component.codePointAt(i) ?? 0);
+    out += allowedRaw.test(char) ? char : percentEncodeUtf8(char);
+    i += char.length;
+  }
+  return out;
+}
+
+/** Encodes decoded text exactly the way canonicalize writes a path segment ('/' included, as %2F). */
+export function encodePathSegment(text: string): string {
+  return normalizeEncoding(text.replaceAll('%', '%25'), SEGMENT_RAW);
+}
+
+/**
+ * Resolves input against base and returns its canonical form, or null when it is not an http(s) URL
+ * or cannot be parsed. Idempotent: canonicalize(canonicalize(x)) === canonicalize(x).
+ */
+export function canonicalize(input: string, base?: string): string | null {
+  let url: URL;
+  try {
+    // The WHATWG parser itself strips tabs and newlines anywhere, as browsers do.
+    url = new URL(input.trim(), base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+
+  // 'example.org.' and 'example.org' are the same host.
+  const hostname = url.hostname.replace(/\.+$/, '');
+  if (hostname === '') return null;
+  if (hostname !== url.hostname) url.hostname = hostname;
+
+  url.hash = '';
+  url.pathname = normalizeEncoding(url.pathname, PATH_RAW);
+  // Assigning '' drops an empty '?' as well.
+  url.search = normalizeEncoding(url.search.slice(1), QUERY_RAW);
+  return url.href;
+}
+
+/** Splits off the fragment (returned without its '#'; '' when there is none). */
+export function stripFragment(url: string): { url: string; fragment: string } {
+  const hash = url.indexOf('#');
+  return hash === -1 ? { url, fragment: '' } : { url: url.slice(0, hash), fragment: url.slice(hash + 1) };
+}
