@@ -17,6 +17,8 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
   if (/^\d+$/.test(trimmed)) {
     ms = Number(trimmed) * 1000;
   } else {
+    // HTTP-dates always name the weekday; this keeps Date.parse from reading '-5' as a year.
+    if (!/[a-z]/i.test(trimmed)) return null;
     const date = Date.parse(trimmed);
     if (Number.isNaN(date)) return null;
     ms = Math.max(0, date - now);
