@@ -24,7 +24,7 @@ describe('harvest command line: bad input', () => {
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'harvest-cli-'));
-    site = await startBenchSite({ pages: 100, workDir: work, latencyMs: 40 });
+    site = await startBenchSite({ pages: 150, workDir: work, latencyMs: 40 });
   });
 
   after(async () => {

@@ -61,7 +61,7 @@ export class Crawl {
   private readonly leased = new Set<number>();
   private readonly inFlight = new Map<number, { url: string; abort: AbortController }>();
   private readonly emit: (e: CrawlEvent) => void;
-  private state: CrawlState = 'paused';
+  private state: CrawlState | 'finishing' = 'paused';
   private stopReason: SkipReason | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private progressTimer: NodeJS.Timeout | null = null;
@@ -94,7 +94,7 @@ export class Crawl {
   }
 
   get crawlState(): CrawlState {
-    return this.state;
+    return this.state === 'finishing' ? 'running' : this.state;
   }
 
   /** Runs until the crawl finishes or is paused; resolves with the state it stopped in. */
@@ -452,18 +452,14 @@ export class Crawl {
   /** A limit was reached: what is still queued is recorded as skipped for that reason. */
   private stopQueue(reason: SkipReason, opts: { requisitesToo: boolean }): void {
     const c = this.archive.catalogue;
-    const n = opts.requisitesToo
-      ? c.skipAllQueued(reason)
-      : c.db
-          .prepare("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0")
-          .run(reason).changes;
+    const n = c.skipQueued(reason, { keepRequisites: !opts.requisitesToo });
     if (opts.requisitesToo) this.stopReason = reason;
     this.meter.bulkSkipped(n, reason);
     for (const s of this.sites.values()) {
       s.buffer = opts.requisitesToo ? [] : s.buffer.filter((r) => r.requisite === 1);
       if (opts.requisitesToo) s.exhausted = true;
     }
-    this.emit({ type: 'state', state: this.state, message: `${reason} reached` });
+    this.emit({ type: 'state', state: this.crawlState, message: `${reason} reached` });
   }
 
   private fail(e: Error): void {
@@ -482,8 +478,15 @@ export class Crawl {
 
   private async complete(): Promise<void> {
     if (this.state !== 'running') return;
-    this.state = 'pausing';
-    await finalizeMirror(this.archive);
+    // Not 'pausing': nothing is in flight, and a pause must not settle the run under the finaliser.
+    this.state = 'finishing';
+    try {
+      await finalizeMirror(this.archive);
+    } catch (e) {
+      this.fatal = e as Error;
+      await this.stop('failed');
+      return;
+    }
     await this.stop('finished');
   }
 

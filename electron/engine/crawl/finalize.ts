@@ -14,45 +14,24 @@ export const ENTRY_PAGE = 'index.html';
  */
 export async function finalizeMirror(archive: Archive): Promise<number> {
   const c = archive.catalogue;
-  resolveRedirectChains(c);
-  const stale = (
-    c.db
-      .prepare(
-        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
-         WHERE l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)`,
-      )
-      .all() as { id: number }[]
-  ).map((r) => r.id);
+  c.transaction(() => markRedirectLoops(c, c.resolveRedirectChains()));
+  const stale = c.staleDocumentIds();
   for (const id of stale) await rewriteDocument(archive, id);
   await writeEntryPage(archive);
   return stale.length;
 }
 
-function resolveRedirectChains(c: Catalogue): void {
-  const step = c.db.prepare(
-    `UPDATE urls SET local_path = (
-       SELECT t.local_path FROM urls t WHERE t.id = urls.redirect_to_id AND t.state IN ('archived', 'redirect'))
-     WHERE state = 'redirect' AND local_path IS NULL AND redirect_to_id IS NOT NULL
-       AND (SELECT t.local_path FROM urls t WHERE t.id = urls.redirect_to_id) IS NOT NULL`,
-  );
-  // Each pass extends resolution by one hop; chains are bounded by maxRedirects, loops never resolve.
-  c.transaction(() => {
-    while (step.run().changes > 0);
-    const unresolved = c.db
-      .prepare("SELECT id, redirect_to_id FROM urls WHERE state = 'redirect' AND local_path IS NULL AND error IS NULL")
-      .all() as { id: number; redirect_to_id: number | null }[];
-    const next = new Map(unresolved.map((r) => [r.id, r.redirect_to_id]));
-    const markLoop = c.db.prepare("UPDATE urls SET error = 'redirect loop' WHERE id = ?");
-    for (const start of next.keys()) {
-      const seen = new Set<number>();
-      let cur: number | null | undefined = start;
-      while (cur !== null && cur !== undefined && !seen.has(cur)) {
-        seen.add(cur);
-        cur = next.get(cur);
-      }
-      if (cur !== null && cur !== undefined && cur === start) markLoop.run(start);
+function markRedirectLoops(c: Catalogue, unresolved: { id: number; redirect_to_id: number | null }[]): void {
+  const next = new Map(unresolved.map((r) => [r.id, r.redirect_to_id]));
+  for (const start of next.keys()) {
+    const seen = new Set<number>();
+    let cur: number | null | undefined = start;
+    while (cur !== null && cur !== undefined && !seen.has(cur)) {
+      seen.add(cur);
+      cur = next.get(cur);
     }
-  });
+    if (cur === start) c.markError(start, 'redirect loop');
+  }
 }
 
 async function rewriteDocument(archive: Archive, id: number): Promise<void> {

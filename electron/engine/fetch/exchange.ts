@@ -38,7 +38,7 @@ export function exchange(dispatcher: Dispatcher, tap: WireTap, request: Exchange
       clearTimeout(deadline);
       signal.removeEventListener('abort', onAbort);
       if (outcome instanceof FetchError) reject(outcome);
-      else resolve(outcome);
+      else afterConnectionRelease(() => resolve(outcome));
     });
     deadline = setTimeout(
       () => handler.cancel(new FetchError('deadline', `no complete response within ${deadlineMs} ms`)),
@@ -50,6 +50,16 @@ export function exchange(dispatcher: Dispatcher, tap: WireTap, request: Exchange
       handler,
     );
   });
+}
+
+/**
+ * Runs `then` once undici can reuse the connection. With pipelining 1 it marks a kept-alive
+ * connection free only in a setImmediate queued after the response ends (client-h1
+ * onMessageComplete); a request dispatched before that makes the pool open a second connection.
+ * An immediate queued from inside an immediate runs on the next loop turn, after undici's.
+ */
+function afterConnectionRelease(then: () => void): void {
+  setImmediate(() => setImmediate(then));
 }
 
 function pathOf(target: URL): string {

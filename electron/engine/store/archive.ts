@@ -7,6 +7,8 @@ import { Mirror } from './mirror.js';
 
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const MIRROR_DIR = 'mirror';
+/** Files being written, renamed into the mirror when complete. */
+export const TMP_DIR = '.partial';
 
 /** Input the user can fix: bad folder, wrong archive, and the like. The CLI prints it as one line. */
 export class ArchiveUsageError extends Error {
@@ -30,10 +32,12 @@ export class Archive {
     const abs = path.resolve(dir);
     ensureWritableDir(abs);
     const file = path.join(abs, CATALOGUE_FILE);
-    if (existsSync(file)) {
+    const catalogue = Catalogue.open(file);
+    // A catalogue without a job is one whose creation was interrupted: it holds nothing to keep.
+    if (catalogue.getMeta('job') !== null) {
+      catalogue.close();
       throw new ArchiveUsageError(`${abs} already holds an archive; use 'harvest resume ${dir}' to continue it`);
     }
-    const catalogue = Catalogue.open(file);
     catalogue.transaction(() => {
       catalogue.setMeta('job', JSON.stringify(job));
       catalogue.setMeta('created_at', new Date().toISOString());
@@ -43,7 +47,7 @@ export class Archive {
       catalogue.setMeta('robots_policy', job.politeness.respectRobots ? 'obeyed' : 'ignored');
     });
     mkdirSync(path.join(abs, MIRROR_DIR), { recursive: true });
-    return new Archive(abs, catalogue, new Mirror(path.join(abs, MIRROR_DIR)), job);
+    return new Archive(abs, catalogue, mirrorOf(abs, { writable: true }), job);
   }
 
   /** Opens an existing archive for writing (resume). */
@@ -56,15 +60,21 @@ export class Archive {
     const raw = catalogue.getMeta('job');
     if (raw === null) {
       catalogue.close();
-      throw new ArchiveUsageError(`${abs} has no job recorded; the archive is damaged`);
+      throw new ArchiveUsageError(`${abs} was never started (its creation was interrupted); run 'harvest crawl' again`);
     }
     const job = parseJob(JSON.parse(raw));
-    return new Archive(abs, catalogue, new Mirror(path.join(abs, MIRROR_DIR)), job);
+    return new Archive(abs, catalogue, mirrorOf(abs, { writable: !opts.readonly }), job);
   }
 
   close(): void {
     this.catalogue.close();
   }
+}
+
+function mirrorOf(abs: string, opts: { writable: boolean }): Mirror {
+  const mirror = new Mirror(path.join(abs, MIRROR_DIR), path.join(abs, TMP_DIR));
+  if (opts.writable) mirror.discardPartialWrites();
+  return mirror;
 }
 
 function ensureWritableDir(abs: string): void {

@@ -80,12 +80,18 @@ export interface RobotsRow {
 
 type Stmt = Database.Statement;
 
+/** Rows kept in memory: the links every page repeats (navigation, shared assets) are met again and again. */
+const ROW_CACHE_SIZE = 20_000;
+
 /**
  * Typed access to one archive's catalogue. Opened with an exclusive lock that the OS drops when the
  * process dies, so a crashed crawl never blocks its own resume while a live one can't be opened twice.
  */
 export class Catalogue {
   private readonly s: Record<string, Stmt>;
+  /** Most recently used rows by URL and by id (the same objects), kept in step with every write below. */
+  private readonly byUrl = new Map<string, UrlRow>();
+  private readonly byId = new Map<number, UrlRow>();
 
   private constructor(readonly db: Database.Database) {
     const p = (sql: string): Stmt => db.prepare(sql);
@@ -116,6 +122,7 @@ export class Catalogue {
       ),
       skip: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?"),
       skipAllQueued: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued'"),
+      skipQueuedPages: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0"),
       addLink: p('INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)'),
       dropLinks: p('DELETE FROM links WHERE from_id = ?'),
       bumpVariant: p(
@@ -185,11 +192,38 @@ export class Catalogue {
   }
 
   lookup(url: string): UrlRow | undefined {
-    return this.s.byUrl!.get(url) as UrlRow | undefined;
+    const hit = this.byUrl.get(url);
+    if (hit) {
+      this.byUrl.delete(url);
+      this.byUrl.set(url, hit);
+      return hit;
+    }
+    const row = this.s.byUrl!.get(url) as UrlRow | undefined;
+    if (row) this.remember(row);
+    return row;
   }
 
   get(id: number): UrlRow | undefined {
-    return this.s.byId!.get(id) as UrlRow | undefined;
+    const hit = this.byId.get(id);
+    if (hit) return hit;
+    const row = this.s.byId!.get(id) as UrlRow | undefined;
+    if (row) this.remember(row);
+    return row;
+  }
+
+  private remember(row: UrlRow): void {
+    this.byUrl.set(row.url, row);
+    this.byId.set(row.id, row);
+    if (this.byUrl.size > ROW_CACHE_SIZE) {
+      const oldest = this.byUrl.values().next().value as UrlRow;
+      this.byUrl.delete(oldest.url);
+      this.byId.delete(oldest.id);
+    }
+  }
+
+  private forget(): void {
+    this.byUrl.clear();
+    this.byId.clear();
   }
 
   insert(u: NewUrl): number {
@@ -199,6 +233,8 @@ export class Catalogue {
 
   requeue(id: number, depth: number, requisite: boolean): void {
     this.s.requeue!.run({ id, depth, requisite: requisite ? 1 : 0 });
+    const row = this.byId.get(id);
+    if (row) Object.assign(row, { state: 'queued', skip_reason: null, depth, requisite: requisite ? 1 : 0 });
   }
 
   nextQueued(site: string, limit: number): QueuedRow[] {
@@ -211,14 +247,61 @@ export class Catalogue {
 
   recordOutcome(id: number, o: FetchOutcome): void {
     this.s.outcome!.run({ id, ...o, fetchedAt: new Date().toISOString() });
+    const row = this.byId.get(id);
+    if (row) {
+      Object.assign(row, {
+        state: o.state,
+        http_status: o.httpStatus,
+        content_type: o.contentType,
+        local_path: o.localPath,
+        redirect_to_id: o.redirectToId,
+      });
+    }
   }
 
   skip(id: number, reason: SkipReason): void {
     this.s.skip!.run(reason, id);
+    const row = this.byId.get(id);
+    if (row) Object.assign(row, { state: 'skipped', skip_reason: reason });
   }
 
-  skipAllQueued(reason: SkipReason): number {
-    return this.s.skipAllQueued!.run(reason).changes;
+  /** Skips what is still queued (requisites too unless `keepRequisites`); returns how many. */
+  skipQueued(reason: SkipReason, opts: { keepRequisites: boolean }): number {
+    const n = (opts.keepRequisites ? this.s.skipQueuedPages! : this.s.skipAllQueued!).run(reason).changes;
+    this.forget();
+    return n;
+  }
+
+  /**
+   * Gives each redirect the local path its chain ends at, one hop per pass (chains are bounded by
+   * maxRedirects; loops never resolve). Returns the redirects left unresolved, with their targets.
+   */
+  resolveRedirectChains(): { id: number; redirect_to_id: number | null }[] {
+    const step = this.db.prepare(
+      `UPDATE urls SET local_path = (SELECT t.local_path FROM urls t WHERE t.id = urls.redirect_to_id)
+       WHERE state = 'redirect' AND local_path IS NULL AND redirect_to_id IS NOT NULL
+         AND (SELECT t.local_path FROM urls t WHERE t.id = urls.redirect_to_id) IS NOT NULL`,
+    );
+    while (step.run().changes > 0);
+    this.forget();
+    return this.db
+      .prepare("SELECT id, redirect_to_id FROM urls WHERE state = 'redirect' AND local_path IS NULL AND error IS NULL")
+      .all() as { id: number; redirect_to_id: number | null }[];
+  }
+
+  markError(id: number, error: string): void {
+    this.db.prepare('UPDATE urls SET error = ? WHERE id = ?').run(error, id);
+  }
+
+  /** Saved documents with a reference whose written target differs from where it must now point. */
+  staleDocumentIds(): number[] {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
+         WHERE l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)`,
+      )
+      .all() as { id: number }[];
+    return rows.map((r) => r.id);
   }
 
   replaceLinks(fromId: number, links: LinkRow[]): void {

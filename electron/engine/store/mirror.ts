@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveInside } from '../url/localPath.js';
@@ -7,7 +8,17 @@ export class Mirror {
   private readonly knownDirs = new Set<string>();
   private tmpCounter = 0;
 
-  constructor(readonly root: string) {}
+  /** `tmpDir` must be on the same file system as `root`, so renames from it stay atomic. */
+  constructor(
+    readonly root: string,
+    private readonly tmpDir: string,
+  ) {}
+
+  /** Readies for writing; whatever a killed process left half-written was never renamed in. */
+  discardPartialWrites(): void {
+    rmSync(this.tmpDir, { recursive: true, force: true });
+    mkdirSync(this.tmpDir, { recursive: true });
+  }
 
   absolutePath(localPath: string): string {
     return resolveInside(this.root, localPath);
@@ -21,7 +32,7 @@ export class Mirror {
       await mkdir(dir, { recursive: true });
       this.knownDirs.add(dir);
     }
-    const tmp = path.join(dir, `.${path.basename(abs)}.${process.pid}.${this.tmpCounter++}.tmp`);
+    const tmp = path.join(this.tmpDir, `${process.pid}-${this.tmpCounter++}.tmp`);
     try {
       await writeFile(tmp, data);
       await rename(tmp, abs);

@@ -21,7 +21,8 @@
  *
  * Known overlaps, by design (same resource in practice): http and https of one host:port share a
  * folder; '/about' and '/about.html' (both HTML) share about.html; '/dir/' and '/dir/index.html'
- * share dir/index.html.
+ * share dir/index.html. A name kept without an added extension ('/data' of unknown type) can also
+ * be needed as a directory ('/data/x'); the writer has to notice that clash.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';

@@ -1,0 +1,50 @@
+import { findCssRefs, spliceCssRefs, cssString, type CssRef } from './cssScan.js';
+import { decodeText, sniffCharset } from './decode.js';
+import { isCandidateRef } from './resolve.js';
+import { newSlot, renderFields, resolveSlots, singleRefField, type Field, type RefSlot } from './splice.js';
+import type { ParsedDoc } from './types.js';
+
+export { findCssRefs, type CssRef };
+
+/** Same bound as an HTML page's default link cap. */
+const MAX_CSS_LINKS = 10_000;
+
+/** Rewrites each ref to map's result, emitted as a quoted CSS string; null leaves the ref as written. */
+export function rewriteCss(css: string, map: (raw: string, kind: CssRef['kind']) => string | null): string {
+  const refs = findCssRefs(css);
+  return spliceCssRefs(css, refs, refs.map((ref) => map(ref.raw, ref.kind)));
+}
+
+/** The label span of a leading `@charset "label";` in decoded text, which must say utf-8 once re-encoded. */
+function charsetRuleLabel(css: string): { start: number; end: number } | null {
+  const open = '@charset "';
+  if (!css.startsWith(open)) return null;
+  const end = css.indexOf('";', open.length);
+  return end < 0 ? null : { start: open.length, end };
+}
+
+/** Parses a stylesheet: its url() and @import references become links (all requisite). */
+export function parseCss(body: Buffer, docUrl: string, headerContentType: string | null): ParsedDoc {
+  const charset = sniffCharset(body, headerContentType, 'css');
+  const css = decodeText(body, charset);
+  const fields: Field[] = [];
+  const slots: RefSlot[] = [];
+
+  const label = charsetRuleLabel(css);
+  if (label !== null) fields.push({ type: 'text', ...label, text: 'utf-8' });
+  for (const ref of findCssRefs(css)) {
+    if (!isCandidateRef(ref.raw)) continue;
+    const slot = newSlot(ref.raw, ref.kind, true, ref.kind === 'css-import' ? 'css' : null, 'UTF-8');
+    slots.push(slot);
+    fields.push(singleRefField(ref.start, ref.end, slot, cssString));
+    if (slots.length >= MAX_CSS_LINKS) break;
+  }
+
+  const links = resolveSlots(slots, docUrl, docUrl, MAX_CSS_LINKS);
+  return {
+    charset,
+    title: null,
+    links,
+    render: (map) => Buffer.from(renderFields(css, fields, links, map), 'utf8'),
+  };
+}

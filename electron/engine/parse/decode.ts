@@ -1,0 +1,99 @@
+import { isUtf8 } from 'node:buffer';
+import { getEncoding } from 'encoding-sniffer';
+import iconv from 'iconv-lite';
+
+/**
+ * How far the <meta> prescan looks. The WHATWG prescan stops at 1024 bytes, but browsers also obey a
+ * later <meta charset> in <head> by re-decoding ("change the encoding"); the prescan finds the first
+ * declaration either way, so a longer window only helps pages with big head comments or scripts.
+ */
+const META_PRESCAN_BYTES = 64 * 1024;
+/** CSS Syntax §3.2: `@charset "` must open the first 1024 bytes to count. */
+const CSS_CHARSET_PRESCAN_BYTES = 1024;
+const CSS_CHARSET_OPEN = Buffer.from('@charset "', 'latin1');
+const NO_BYTES = Buffer.alloc(0);
+/** A WHATWG encoding we never decode with, so it can mark "the label was not recognised". */
+const UNRECOGNISED = 'x-user-defined';
+
+/** The charset parameter of a Content-Type header value, unquoted; null if absent or empty. */
+export function charsetParam(contentType: string | null): string | null {
+  if (contentType === null) return null;
+  for (const param of contentType.split(';').slice(1)) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/s, '$1').trim();
+    return value === '' ? null : value;
+  }
+  return null;
+}
+
+/**
+ * The WHATWG encoding name for a label (gb2312 -> GBK, iso-8859-1 -> windows-1252…), or null for a
+ * label the Encoding Standard does not know or that we cannot decode. encoding-sniffer applies the
+ * standard's label table to its transport-layer option; an empty buffer leaves nothing else to sniff.
+ */
+export function encodingForLabel(label: string): string | null {
+  const name = getEncoding(NO_BYTES, { transportLayerEncodingLabel: label, defaultEncoding: UNRECOGNISED });
+  return name === UNRECOGNISED || !iconv.encodingExists(name) ? null : name;
+}
+
+function bomEncoding(body: Buffer): string | null {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'UTF-8';
+  if (body[0] === 0xfe && body[1] === 0xff) return 'UTF-16BE';
+  if (body[0] === 0xff && body[1] === 0xfe) return 'UTF-16LE';
+  return null;
+}
+
+/** The label of a leading `@charset "label";` rule, read as ASCII (CSS Syntax §3.2). */
+function cssCharsetLabel(body: Buffer): string | null {
+  if (!body.subarray(0, CSS_CHARSET_OPEN.length).equals(CSS_CHARSET_OPEN)) return null;
+  const head = body.subarray(CSS_CHARSET_OPEN.length, CSS_CHARSET_PRESCAN_BYTES);
+  const close = head.indexOf('";', 0, 'latin1');
+  return close < 0 ? null : head.subarray(0, close).toString('latin1');
+}
+
+function sniffCss(body: Buffer, headerLabel: string | null): string {
+  const fromHeader = headerLabel === null ? null : encodingForLabel(headerLabel);
+  if (fromHeader !== null) return fromHeader;
+  const ruleLabel = cssCharsetLabel(body);
+  const fromRule = ruleLabel === null ? null : encodingForLabel(ruleLabel);
+  // A sheet cannot really be UTF-16 without a BOM, so the spec reads such a rule as UTF-8.
+  if (fromRule === null || fromRule === 'UTF-16LE' || fromRule === 'UTF-16BE') return 'UTF-8';
+  return fromRule;
+}
+
+/**
+ * Which encoding a fetched document is in, as a WHATWG encoding name ("UTF-8", "windows-1252",
+ * "GBK", "Shift_JIS"…). Order: byte order mark (it beats a wrong header, as in browsers), the HTTP
+ * charset, then for HTML the <meta> prescan and for CSS the @charset rule.
+ *
+ * With no declaration at all, HTML falls back to UTF-8 when the bytes are valid UTF-8 and to
+ * windows-1252 (the spec's default for most locales) otherwise: legacy 8-bit text with any
+ * non-ASCII byte is practically never valid UTF-8, so the check only catches unlabelled UTF-8
+ * pages, which is what browsers' own detectors conclude too. CSS falls back to UTF-8, its default.
+ */
+export function sniffCharset(body: Buffer, headerContentType: string | null, kind: 'html' | 'css'): string {
+  const bom = bomEncoding(body);
+  if (bom !== null) return bom;
+  const headerLabel = charsetParam(headerContentType);
+  if (kind === 'css') return sniffCss(body, headerLabel);
+  const name = getEncoding(body, {
+    maxBytes: META_PRESCAN_BYTES,
+    transportLayerEncodingLabel: headerLabel ?? undefined,
+    defaultEncoding: isUtf8(body) ? 'UTF-8' : 'windows-1252',
+  });
+  // x-user-defined (only reachable through a header) has no decoder here; its ASCII half matches.
+  return iconv.encodingExists(name) ? name : 'windows-1252';
+}
+
+/** The iconv-lite codec for a WHATWG encoding name. */
+function decoderFor(charset: string): string {
+  // The Encoding Standard decodes GBK with the gb18030 decoder (a superset that browsers use).
+  if (charset.toLowerCase() === 'gbk') return 'gb18030';
+  return iconv.encodingExists(charset) ? charset : 'UTF-8';
+}
+
+/** Decodes a body; a leading byte order mark is dropped, malformed sequences become U+FFFD. */
+export function decodeText(body: Buffer, charset: string): string {
+  return iconv.decode(body, decoderFor(charset));
+}
