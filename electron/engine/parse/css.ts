@@ -15,11 +15,14 @@ export function rewriteCss(css: string, map: (raw: string, kind: CssRef['kind'])
   return spliceCssRefs(css, refs, refs.map((ref) => map(ref.raw, ref.kind)));
 }
 
+/** Where CSS Syntax looks for the rule's end, as the sniffer does. */
+const CHARSET_RULE_WINDOW = 1024;
+
 /** The label span of a leading `@charset "label";` in decoded text, which must say utf-8 once re-encoded. */
 function charsetRuleLabel(css: string): { start: number; end: number } | null {
   const open = '@charset "';
   if (!css.startsWith(open)) return null;
-  const end = css.indexOf('";', open.length);
+  const end = css.slice(0, CHARSET_RULE_WINDOW).indexOf('";', open.length);
   return end < 0 ? null : { start: open.length, end };
 }
 

@@ -4,7 +4,7 @@ import { parseRefresh } from './metaRefresh.js';
 import { isCandidateRef } from './resolve.js';
 import { newSlot, singleRefField, type Field, type RefSlot } from './splice.js';
 import { parseSrcset, serializeSrcset } from './srcset.js';
-import { TextCollector } from './textCollector.js';
+import { collapseText, TextCollector } from './textCollector.js';
 import type { LinkKind, TypeHint } from './types.js';
 
 interface UrlAttrRule {
@@ -136,7 +136,7 @@ export class PageRefCollector implements HtmlScanHandler {
 
     if (tag.name === 'a') this.openAnchor(tag, own[0] ?? null);
     if (tag.name === 'area' && own[0] !== undefined) {
-      own[0].text = (attrOf(tag, 'alt')?.value || attrOf(tag, 'title')?.value || '').trim().slice(0, ANCHOR_TEXT_CHARS);
+      own[0].text = collapseText(attrOf(tag, 'alt')?.value || attrOf(tag, 'title')?.value || '', ANCHOR_TEXT_CHARS);
     }
     if (tag.name === 'img' && this.anchor !== null && this.anchor.imgAlt === '') {
       this.anchor.imgAlt = attrOf(tag, 'alt')?.value ?? '';
@@ -227,8 +227,8 @@ export class PageRefCollector implements HtmlScanHandler {
     if (anchor === null) return;
     this.anchor = null;
     if (anchor.slot === null) return;
-    const text = anchor.text.value() || anchor.imgAlt.trim() || anchor.title.trim();
-    anchor.slot.text = text.replace(/\s+/g, ' ').slice(0, ANCHOR_TEXT_CHARS);
+    anchor.slot.text =
+      anchor.text.value() || collapseText(anchor.imgAlt, ANCHOR_TEXT_CHARS) || collapseText(anchor.title, ANCHOR_TEXT_CHARS);
   }
 
   private isFull(): boolean {

@@ -1,6 +1,11 @@
 const WHITESPACE_RUN = /[\t\n\f\r ]+/g;
 
-/** Gathers readable text (anchor text, titles) whitespace-collapsed, keeping only what can be used. */
+/** Text as a reader sees it: whitespace runs collapsed, trimmed, at most maxChars long. */
+export function collapseText(text: string, maxChars: number): string {
+  return text.replace(WHITESPACE_RUN, ' ').trim().slice(0, maxChars);
+}
+
+/** Gathers readable text (anchor text, titles) across text nodes, keeping only what can be used. */
 export class TextCollector {
   private text = '';
 
@@ -13,6 +18,6 @@ export class TextCollector {
   }
 
   value(): string {
-    return this.text.replace(WHITESPACE_RUN, ' ').trim().slice(0, this.maxChars);
+    return collapseText(this.text, this.maxChars);
   }
 }
