@@ -9,7 +9,7 @@ import type { Archive } from '../store/archive.js';
 import type { QueuedRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
-import { documentKind, packOriginal, parseDocument, plannedTarget, renderDocument } from './documents.js';
+import { documentKind, packOriginal, parseDocument, ReferenceMemo, renderDocument } from './documents.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
 import { Frontier } from './frontier.js';
 import { ProgressMeter } from './progress.js';
@@ -59,6 +59,7 @@ export class Crawl {
   private readonly workers: Worker[];
   private readonly sites = new Map<string, SiteWork>();
   private readonly leased = new Set<number>();
+  private readonly memo = new ReferenceMemo();
   private readonly inFlight = new Map<number, { url: string; abort: AbortController }>();
   private readonly emit: (e: CrawlEvent) => void;
   private state: CrawlState | 'finishing' = 'paused';
@@ -278,13 +279,13 @@ export class Crawl {
   private async process(row: QueuedRow, robots: RobotsPolicy): Promise<void> {
     const c = this.archive.catalogue;
     if (!robots.isAllowed(row.url)) {
-      c.skip(row.id, 'robots');
+      c.skip(row, 'robots');
       this.meter.finished('skipped', 0, 'robots');
       this.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: 'robots' });
       return;
     }
     if (this.frontier.pagesLimitReached && !row.requisite) {
-      c.skip(row.id, 'limit:pages');
+      c.skip(row, 'limit:pages');
       this.meter.finished('skipped', 0, 'limit:pages');
       return;
     }
@@ -296,7 +297,7 @@ export class Crawl {
     } catch (e) {
       if (abort.signal.aborted) return; // paused: stays queued
       if (!(e instanceof FetchError)) throw e;
-      c.recordOutcome(row.id, {
+      c.recordOutcome(row, {
         state: 'failed',
         httpStatus: null,
         contentType: null,
@@ -316,7 +317,7 @@ export class Crawl {
     if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
     else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res);
     else {
-      c.recordOutcome(row.id, {
+      c.recordOutcome(row, {
         state: 'http-error',
         httpStatus: res.status,
         contentType: res.contentType,
@@ -355,7 +356,7 @@ export class Crawl {
         });
         targetId = t.id;
       }
-      c.recordOutcome(row.id, {
+      c.recordOutcome(row, {
         state: 'redirect',
         httpStatus: res.status,
         contentType: res.contentType,
@@ -387,6 +388,7 @@ export class Crawl {
         const r = renderDocument(
           doc,
           localPath,
+          this.memo,
           (link, canonical) =>
             this.frontier.admit({
               url: canonical,
@@ -399,7 +401,7 @@ export class Crawl {
               typeHint: link.typeHint,
               redirectHops: 0,
             }),
-          (target, link) => plannedTarget(target, link.typeHint),
+          (target, link) => this.memo.plannedTarget(target, link.typeHint),
         );
         c.replaceLinks(row.id, r.links);
         c.putOriginal(row.id, res.contentType, original);
@@ -408,7 +410,7 @@ export class Crawl {
       data = rendered.data;
     }
     await this.archive.mirror.write(localPath, data);
-    c.recordOutcome(row.id, {
+    c.recordOutcome(row, {
       state: 'archived',
       httpStatus: res.status,
       contentType: res.contentType,

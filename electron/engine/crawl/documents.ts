@@ -2,8 +2,9 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { parseCss } from '../parse/css.js';
 import { parseHtml, type ExtractedLink, type ParsedDoc } from '../parse/html.js';
 import type { LinkRow, UrlRow } from '../store/catalogue.js';
+import { GenerationalCache } from '../store/generationalCache.js';
 import { canonicalize } from '../url/canonical.js';
-import { hrefBetween, localPathFor } from '../url/localPath.js';
+import { hrefBetween, predictedLocalPath } from '../url/localPath.js';
 
 export type DocumentKind = 'html' | 'css' | 'other';
 
@@ -23,27 +24,51 @@ export function parseDocument(kind: 'html' | 'css', body: Buffer, url: string, c
   return kind === 'html' ? parseHtml(body, url, contentType) : parseCss(body, url, contentType);
 }
 
-function contentTypeForHint(hint: string | null): string | null {
-  if (hint === 'html') return 'text/html';
-  if (hint === 'css') return 'text/css';
-  return null;
+/**
+ * Memoises the pure URL computations of rewriting: the same navigation and asset references recur
+ * on every page of a site, and canonicalising and mapping them is most of a page's rewriting cost.
+ */
+export class ReferenceMemo {
+  private readonly canonical = new GenerationalCache<string, string | null>(16_384);
+  private readonly predicted = new GenerationalCache<string, string>(16_384);
+
+  canonicalize(url: string): string | null {
+    let c = this.canonical.get(url);
+    if (c === undefined) {
+      c = canonicalize(url);
+      this.canonical.set(url, c);
+    }
+    return c;
+  }
+
+  /**
+   * Where a reference to `target` should point in a saved copy right now: its file if archived, the
+   * end of its redirect chain if known, its predicted file if still queued (checked again when the
+   * crawl finishes), or nowhere (null: the reference stays absolute and works online).
+   */
+  plannedTarget(target: UrlRow, typeHint: string | null): string | null {
+    switch (target.state) {
+      case 'archived':
+      case 'redirect':
+        return target.local_path;
+      case 'queued': {
+        const hint = asTypeHint(typeHint ?? target.type_hint);
+        const key = `${hint ?? ''} ${target.url}`;
+        let p = this.predicted.get(key);
+        if (p === undefined) {
+          p = predictedLocalPath(target.url, hint);
+          this.predicted.set(key, p);
+        }
+        return p;
+      }
+      default:
+        return null;
+    }
+  }
 }
 
-/**
- * Where a reference to `target` should point in a saved copy right now: its file if archived, the
- * end of its redirect chain if known, its predicted file if still queued (checked again when the
- * crawl finishes), or nowhere (null: the reference stays absolute and works online).
- */
-export function plannedTarget(target: UrlRow, typeHint: string | null): string | null {
-  switch (target.state) {
-    case 'archived':
-    case 'redirect':
-      return target.local_path;
-    case 'queued':
-      return localPathFor(target.url, contentTypeForHint(typeHint ?? target.type_hint));
-    default:
-      return null;
-  }
+function asTypeHint(hint: string | null): 'html' | 'css' | null {
+  return hint === 'html' || hint === 'css' ? hint : null;
 }
 
 /** Where a reference points once the crawl has finished: only files that really exist. */
@@ -63,12 +88,13 @@ export interface RenderedDocument {
 export function renderDocument(
   doc: ParsedDoc,
   ownPath: string,
+  memo: ReferenceMemo,
   resolve: (link: ExtractedLink, canonical: string) => UrlRow | undefined,
   place: (target: UrlRow, link: ExtractedLink) => string | null,
 ): RenderedDocument {
   const links: LinkRow[] = [];
   const data = doc.render((link) => {
-    const canonical = canonicalize(link.url);
+    const canonical = memo.canonicalize(link.url);
     if (canonical === null) return null;
     const target = resolve(link, canonical);
     if (!target) return null;

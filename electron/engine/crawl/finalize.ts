@@ -2,7 +2,7 @@ import type { Archive } from '../store/archive.js';
 import type { Catalogue } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { hrefBetween } from '../url/localPath.js';
-import { documentKind, finalTarget, parseDocument, renderDocument, unpackOriginal } from './documents.js';
+import { documentKind, finalTarget, parseDocument, ReferenceMemo, renderDocument, unpackOriginal } from './documents.js';
 
 export const ENTRY_PAGE = 'index.html';
 
@@ -16,7 +16,8 @@ export async function finalizeMirror(archive: Archive): Promise<number> {
   const c = archive.catalogue;
   c.transaction(() => markRedirectLoops(c, c.resolveRedirectChains()));
   const stale = c.staleDocumentIds();
-  for (const id of stale) await rewriteDocument(archive, id);
+  const memo = new ReferenceMemo();
+  for (const id of stale) await rewriteDocument(archive, id, memo);
   await writeEntryPage(archive);
   return stale.length;
 }
@@ -34,7 +35,7 @@ function markRedirectLoops(c: Catalogue, unresolved: { id: number; redirect_to_i
   }
 }
 
-async function rewriteDocument(archive: Archive, id: number): Promise<void> {
+async function rewriteDocument(archive: Archive, id: number, memo: ReferenceMemo): Promise<void> {
   const c = archive.catalogue;
   const row = c.get(id);
   const original = c.getOriginal(id);
@@ -45,6 +46,7 @@ async function rewriteDocument(archive: Archive, id: number): Promise<void> {
   const rendered = renderDocument(
     doc,
     row.local_path,
+    memo,
     (_link, canonical) => c.lookup(canonical),
     (target) => finalTarget(target),
   );

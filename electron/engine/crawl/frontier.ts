@@ -50,7 +50,7 @@ export class Frontier {
     const depth = d.sameDepth ? d.parentDepth : d.parentId === null ? 0 : d.parentDepth + 1;
     const reason = this.skipReason(d, depth);
     const state = reason === null ? 'queued' : 'skipped';
-    const id = this.catalogue.insert({
+    const row = this.catalogue.insert({
       url: d.url,
       site,
       depth,
@@ -64,7 +64,7 @@ export class Frontier {
     });
     this.meter.discovered(state, reason);
     if (state === 'queued') this.onQueued(site);
-    return this.catalogue.get(id)!;
+    return row;
   }
 
   private skipReason(d: Discovery, depth: number): SkipReason | null {
@@ -99,10 +99,9 @@ export class Frontier {
     if (row.skip_reason !== 'scope' && row.skip_reason !== 'limit:depth') return;
     const depth = d.sameDepth ? d.parentDepth : d.parentDepth + 1;
     if (this.skipReason(d, depth) !== null) return;
-    this.catalogue.requeue(row.id, Math.min(depth, row.depth), d.requisite);
-    this.meter.requeued(row.skip_reason);
-    row.state = 'queued';
-    row.skip_reason = null;
+    const reason = row.skip_reason;
+    this.catalogue.requeue(row, Math.min(depth, row.depth), d.requisite);
+    this.meter.requeued(reason);
     this.onQueued(row.site);
   }
 }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { SkipReason, UrlRecord, UrlState } from '../../../shared/crawl.js';
+import { GenerationalCache } from './generationalCache.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export class ArchiveInUseError extends Error {
@@ -81,7 +82,7 @@ export interface RobotsRow {
 type Stmt = Database.Statement;
 
 /** Rows kept in memory: the links every page repeats (navigation, shared assets) are met again and again. */
-const ROW_CACHE_SIZE = 20_000;
+const ROW_CACHE_GENERATION = 16_384;
 
 /**
  * Typed access to one archive's catalogue. Opened with an exclusive lock that the OS drops when the
@@ -89,9 +90,8 @@ const ROW_CACHE_SIZE = 20_000;
  */
 export class Catalogue {
   private readonly s: Record<string, Stmt>;
-  /** Most recently used rows by URL and by id (the same objects), kept in step with every write below. */
-  private readonly byUrl = new Map<string, UrlRow>();
-  private readonly byId = new Map<number, UrlRow>();
+  /** Recently used rows by URL, kept in step with every write below (writes name the row's URL). */
+  private readonly cache = new GenerationalCache<string, UrlRow>(ROW_CACHE_GENERATION);
 
   private constructor(readonly db: Database.Database) {
     const p = (sql: string): Stmt => db.prepare(sql);
@@ -192,49 +192,52 @@ export class Catalogue {
   }
 
   lookup(url: string): UrlRow | undefined {
-    const hit = this.byUrl.get(url);
-    if (hit) {
-      this.byUrl.delete(url);
-      this.byUrl.set(url, hit);
-      return hit;
-    }
+    const hit = this.cache.get(url);
+    if (hit) return hit;
     const row = this.s.byUrl!.get(url) as UrlRow | undefined;
-    if (row) this.remember(row);
+    if (row) this.cache.set(url, row);
     return row;
   }
 
   get(id: number): UrlRow | undefined {
-    const hit = this.byId.get(id);
-    if (hit) return hit;
-    const row = this.s.byId!.get(id) as UrlRow | undefined;
-    if (row) this.remember(row);
-    return row;
-  }
-
-  private remember(row: UrlRow): void {
-    this.byUrl.set(row.url, row);
-    this.byId.set(row.id, row);
-    if (this.byUrl.size > ROW_CACHE_SIZE) {
-      const oldest = this.byUrl.values().next().value as UrlRow;
-      this.byUrl.delete(oldest.url);
-      this.byId.delete(oldest.id);
-    }
+    return this.s.byId!.get(id) as UrlRow | undefined;
   }
 
   private forget(): void {
-    this.byUrl.clear();
-    this.byId.clear();
+    this.cache.clear();
   }
 
-  insert(u: NewUrl): number {
+  insert(u: NewUrl): UrlRow {
     const r = this.s.insert!.run({ ...u, requisite: u.requisite ? 1 : 0 });
-    return Number(r.lastInsertRowid);
+    const row: UrlRow = {
+      id: Number(r.lastInsertRowid),
+      url: u.url,
+      site: u.site,
+      depth: u.depth,
+      state: u.state,
+      requisite: u.requisite ? 1 : 0,
+      type_hint: u.typeHint,
+      redirect_hops: u.redirectHops,
+      http_status: null,
+      content_type: null,
+      local_path: null,
+      redirect_to_id: null,
+      skip_reason: u.skipReason,
+    };
+    this.cache.set(u.url, row);
+    return row;
   }
 
-  requeue(id: number, depth: number, requisite: boolean): void {
-    this.s.requeue!.run({ id, depth, requisite: requisite ? 1 : 0 });
-    const row = this.byId.get(id);
-    if (row) Object.assign(row, { state: 'queued', skip_reason: null, depth, requisite: requisite ? 1 : 0 });
+  requeue(row: UrlRow, depth: number, requisite: boolean): void {
+    this.s.requeue!.run({ id: row.id, depth, requisite: requisite ? 1 : 0 });
+    const fields: Partial<UrlRow> = { state: 'queued', skip_reason: null, depth, requisite: requisite ? 1 : 0 };
+    Object.assign(row, fields);
+    this.patchCached(row.url, fields);
+  }
+
+  private patchCached(url: string, fields: Partial<UrlRow>): void {
+    const row = this.cache.get(url);
+    if (row) Object.assign(row, fields);
   }
 
   nextQueued(site: string, limit: number): QueuedRow[] {
@@ -245,24 +248,20 @@ export class Catalogue {
     return (this.s.sitesQueued!.all() as { site: string }[]).map((r) => r.site);
   }
 
-  recordOutcome(id: number, o: FetchOutcome): void {
-    this.s.outcome!.run({ id, ...o, fetchedAt: new Date().toISOString() });
-    const row = this.byId.get(id);
-    if (row) {
-      Object.assign(row, {
-        state: o.state,
-        http_status: o.httpStatus,
-        content_type: o.contentType,
-        local_path: o.localPath,
-        redirect_to_id: o.redirectToId,
-      });
-    }
+  recordOutcome(target: { id: number; url: string }, o: FetchOutcome): void {
+    this.s.outcome!.run({ id: target.id, ...o, fetchedAt: new Date().toISOString() });
+    this.patchCached(target.url, {
+      state: o.state,
+      http_status: o.httpStatus,
+      content_type: o.contentType,
+      local_path: o.localPath,
+      redirect_to_id: o.redirectToId,
+    });
   }
 
-  skip(id: number, reason: SkipReason): void {
-    this.s.skip!.run(reason, id);
-    const row = this.byId.get(id);
-    if (row) Object.assign(row, { state: 'skipped', skip_reason: reason });
+  skip(target: { id: number; url: string }, reason: SkipReason): void {
+    this.s.skip!.run(reason, target.id);
+    this.patchCached(target.url, { state: 'skipped', skip_reason: reason });
   }
 
   /** Skips what is still queued (requisites too unless `keepRequisites`); returns how many. */

@@ -202,6 +202,18 @@ export function localPathFor(canonicalUrl: string, contentType: string | null): 
   ].join('/');
 }
 
+/**
+ * The file a URL will most likely get, before its content type is known, from how it was referenced
+ * (a link suggests HTML, a stylesheet link CSS). A URL with an extension of its own keeps its name.
+ */
+export function predictedLocalPath(canonicalUrl: string, hint: 'html' | 'css' | null): string {
+  const name = canonicalUrl.replace(/[?#].*$/, '').split('/').pop() ?? '';
+  const ext = EXTENSION.exec(name)?.[0]?.toLowerCase() ?? '';
+  const ownType = ext !== '' && !SCRIPT_EXTENSIONS.has(ext);
+  const type = hint === null || ownType ? null : hint === 'html' ? 'text/html' : 'text/css';
+  return localPathFor(canonicalUrl, type);
+}
+
 const HREF_RAW = /^[A-Za-z0-9\-._~]$/;
 /** Non-ASCII, controls, space and the characters WHATWG escapes in fragments. */
 const FRAGMENT_UNSAFE = /[^\x21-\x7E]|["<>`]/u;
