@@ -227,6 +227,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `harvest list | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
