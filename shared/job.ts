@@ -51,7 +51,8 @@ export const LimitsSchema = z
     maxDepth: nonNegativeInt.nullable().default(null),
     maxPages: positiveInt.nullable().default(null),
     maxBytes: positiveInt.nullable().default(null),
-    maxDurationMs: positiveInt.nullable().default(null),
+    // Node timers overflow past 2^31-1 ms (24.8 days) and would fire at once.
+    maxDurationMs: positiveInt.max(2_147_483_647).nullable().default(null),
   })
   .strict();
 

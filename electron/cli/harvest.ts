@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { JobValidationError, parseJob, type JobInput } from '../../shared/job.js';
 import { Crawl } from '../engine/crawl/crawl.js';
+import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
@@ -77,7 +78,7 @@ function checkSeeds(urls: string[]): void {
     let ok = false;
     try {
       const p = new URL(u);
-      ok = (p.protocol === 'http:' || p.protocol === 'https:') && p.hostname !== '';
+      ok = (p.protocol === 'http:' || p.protocol === 'https:') && p.hostname !== '' && canonicalize(u) !== null;
     } catch {
       ok = false;
     }
@@ -153,7 +154,9 @@ async function runCrawl(archive: Archive, quiet: boolean): Promise<number> {
       process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archive.dir}\n`);
       return 130;
     }
-    process.stderr.write(`harvest: crawl stopped by an error; resume with: harvest resume ${archive.dir}\n`);
+    process.stderr.write(
+      `harvest: crawl stopped by an error: ${crawl.failure?.message ?? 'unknown'}\nresume with: harvest resume ${archive.dir}\n`,
+    );
     return 1;
   } finally {
     process.off('SIGINT', onSignal);

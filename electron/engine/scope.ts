@@ -2,11 +2,6 @@ import { getDomain } from 'tldts';
 import type { Scope } from '../../shared/job.js';
 import { canonicalize } from './url/canonical.js';
 
-/** Scheme-less host[:port] (port only when not the scheme's default): the key work is sharded by. */
-export function siteKeyOf(canonicalUrl: string): string {
-  return new URL(canonicalUrl).host;
-}
-
 /**
  * The registrable domain (example.org for www.example.org). Private suffixes count as public ones,
  * so a seed on someone.github.io does not bring every github.io site into scope. IP addresses and

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ScopeSchema, type Scope } from '../../shared/job.js';
-import { ScopeRules, siteKeyOf } from '../../electron/engine/scope.js';
+import { ScopeRules } from '../../electron/engine/scope.js';
 import { canonicalize } from '../../electron/engine/url/canonical.js';
 
 function rules(scope: Partial<Scope>, seeds: string[]): ScopeRules {
@@ -122,13 +122,3 @@ describe('ScopeRules, bad input', () => {
   });
 });
 
-describe('siteKeyOf', () => {
-  it('is the host, with the port when it is not the default', () => {
-    const key = (u: string): string => siteKeyOf(canonicalize(u) ?? u);
-    assert.equal(key('http://Example.org:80/x'), 'example.org');
-    assert.equal(key('https://example.org/x'), 'example.org');
-    assert.equal(key('https://example.org:8443/x'), 'example.org:8443');
-    assert.equal(key('http://[::1]:8080/'), '[::1]:8080');
-    assert.equal(key('http://u:p@example.org/'), 'example.org');
-  });
-});

@@ -3,10 +3,10 @@ import { userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
-import { robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
+import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { workerForSite } from '../politeness/shards.js';
 import type { Archive } from '../store/archive.js';
-import type { QueuedRow } from '../store/catalogue.js';
+import type { FetchOutcome, QueuedRow, RobotsRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
 import { documentKind, packOriginal, parseDocument, ReferenceMemo, renderDocument } from './documents.js';
@@ -15,40 +15,55 @@ import { Frontier } from './frontier.js';
 import { ProgressMeter } from './progress.js';
 
 export interface CrawlOptions {
-  /** Shared by every crawl in the process so concurrent jobs stay polite to a common site. */
+  /** Shared by every crawl in the process so concurrent jobs stay polite to a common host. */
   gates?: HostGateRegistry;
   /** Concurrency lanes; each site belongs to exactly one, chosen by rendezvous hashing. */
-  workers?: number;
+  lanes?: number;
+  /** Requests one lane may have running at once (raised to the per-host limit if lower). */
+  laneCapacity?: number;
   onEvent?: (e: CrawlEvent) => void;
   /** Progress event period. */
   progressIntervalMs?: number;
 }
 
+/** A site is an origin: robots.txt applies per origin, politeness per host (the gate key). */
 interface SiteWork {
   site: string;
-  origin: string;
-  worker: Worker;
+  host: string;
+  lane: Lane;
   buffer: QueuedRow[];
-  /** No queued rows left in the catalogue beyond those buffered or in flight. */
+  /** No queued rows left in the catalogue beyond those buffered or running. */
   exhausted: boolean;
-  robots: RobotsPolicy | 'unknown' | 'fetching';
+  robots: RobotsPolicy | null;
+  robotsFetching: boolean;
+  robotsAttempts: number;
+  robotsRetryAtMs: number;
 }
 
-interface Worker {
+interface Lane {
   name: string;
   active: number;
+  capacity: number;
   sites: SiteWork[];
   cursor: number;
 }
 
 const BUFFER_SIZE = 64;
 const ROBOTS_MAX_REDIRECTS = 5;
+/** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
+const ROBOTS_ATTEMPTS = 3;
+const ROBOTS_RETRY_MS = 5_000;
 const USER_AGENT_TOKEN = 'Harvest';
+/** How often the crawl time is checkpointed, so a killed crawl still counts most of its time. */
+const DURATION_CHECKPOINT_MS = 5_000;
+
+/** Errors that concern one URL's file (a name clash, a name too long): that URL fails, the crawl goes on. */
+const PER_URL_FS_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL']);
 
 /**
- * One run of a crawl over an archive: breadth-first per site, politeness per site, every outcome
+ * One run of a crawl over an archive: breadth-first per site, politeness per host, every outcome
  * committed to the catalogue as it happens, so a pause, a quit or a kill loses at most the requests
- * in flight.
+ * in flight. A Crawl runs once; resume with a new Crawl on the same archive.
  */
 export class Crawl {
   private readonly job: Job;
@@ -56,18 +71,21 @@ export class Crawl {
   private readonly fetcher: Fetcher;
   private readonly meter: ProgressMeter;
   private readonly frontier: Frontier;
-  private readonly workers: Worker[];
+  private readonly lanes: Lane[];
   private readonly sites = new Map<string, SiteWork>();
   private readonly leased = new Set<number>();
   private readonly memo = new ReferenceMemo();
-  private readonly inFlight = new Map<number, { url: string; abort: AbortController }>();
+  private readonly inFlight = new Map<AbortController, string>();
   private readonly emit: (e: CrawlEvent) => void;
-  private state: CrawlState | 'finishing' = 'paused';
+  private state: CrawlState | 'new' | 'finishing' = 'new';
   private stopReason: SkipReason | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeAtMs = Infinity;
   private progressTimer: NodeJS.Timeout | null = null;
   private deadlineTimer: NodeJS.Timeout | null = null;
+  private unsubscribeGates: (() => void) | null = null;
   private runStartedMs = 0;
+  private lastDurationCheckpointMs = 0;
   private readonly priorDurationMs: number;
   private htmlPages: number;
   private settle: ((s: CrawlState) => void) | null = null;
@@ -90,17 +108,31 @@ export class Crawl {
       connectionsPerOrigin: this.job.politeness.perHostConnections,
     });
     this.frontier = new Frontier(this.job, c, this.meter, (site) => this.siteHasWork(site));
-    const n = Math.max(1, opts.workers ?? 4);
-    this.workers = Array.from({ length: n }, (_, i) => ({ name: `worker-${i}`, active: 0, sites: [], cursor: 0 }));
+    const max = this.job.limits.maxPages;
+    this.frontier.pagesLimitReached = max !== null && this.htmlPages >= max;
+    const capacity = Math.max(opts.laneCapacity ?? 8, this.job.politeness.perHostConnections);
+    this.lanes = Array.from({ length: Math.max(1, opts.lanes ?? 4) }, (_, i) => ({
+      name: `lane-${i}`,
+      active: 0,
+      capacity,
+      sites: [],
+      cursor: 0,
+    }));
   }
 
   get crawlState(): CrawlState {
+    if (this.state === 'new') return 'paused';
     return this.state === 'finishing' ? 'running' : this.state;
+  }
+
+  /** Why the run stopped with state 'failed'. */
+  get failure(): Error | null {
+    return this.fatal;
   }
 
   /** Runs until the crawl finishes or is paused; resolves with the state it stopped in. */
   async run(): Promise<CrawlState> {
-    if (this.state === 'running') throw new Error('crawl is already running');
+    if (this.state !== 'new') throw new Error('a Crawl runs once; start a new one to resume');
     const c = this.archive.catalogue;
     c.transaction(() => {
       if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
@@ -124,15 +156,15 @@ export class Crawl {
     for (const site of c.sitesWithQueued()) this.siteHasWork(site);
     this.state = 'running';
     this.runStartedMs = Date.now();
+    this.lastDurationCheckpointMs = this.runStartedMs;
     this.emit({ type: 'state', state: 'running' });
     const done = new Promise<CrawlState>((resolve) => (this.settle = resolve));
-    const interval = this.opts.progressIntervalMs ?? 250;
-    this.progressTimer = setInterval(() => this.emitProgress(), interval);
+    this.progressTimer = setInterval(() => this.tick(), this.opts.progressIntervalMs ?? 250);
+    this.unsubscribeGates = this.gates.onRelease(() => this.pump());
     this.armDurationLimit();
     this.checkByteLimit();
     this.pump();
-    const final = await done;
-    return final;
+    return done;
   }
 
   /** Stops dispatching and abandons in-flight requests; they stay queued for the next run. */
@@ -140,7 +172,7 @@ export class Crawl {
     if (this.state !== 'running') return;
     this.state = 'pausing';
     this.emit({ type: 'state', state: 'pausing' });
-    for (const f of this.inFlight.values()) f.abort.abort();
+    for (const abort of this.inFlight.keys()) abort.abort();
     this.maybeSettle();
   }
 
@@ -148,21 +180,36 @@ export class Crawl {
     return this.priorDurationMs + (this.runStartedMs ? Date.now() - this.runStartedMs : 0);
   }
 
-  private emitProgress(): void {
-    const current = [...this.inFlight.values()].map((f) => f.url);
-    this.emit(this.meter.snapshot(this.elapsedMs(), current, this.inFlight.size));
+  private tick(): void {
+    const now = Date.now();
+    if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
+      this.lastDurationCheckpointMs = now;
+      this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
+    }
+    this.emit(this.meter.snapshot(this.elapsedMs(), [...this.inFlight.values()], this.inFlight.size));
   }
 
   private siteHasWork(site: string): void {
-    let s = this.sites.get(site);
-    if (!s) {
-      const worker = this.workers.find((w) => w.name === workerForSite(site, this.workers.map((x) => x.name)))!;
-      s = { site, origin: site, worker, buffer: [], exhausted: false, robots: 'unknown' };
-      this.sites.set(site, s);
-      worker.sites.push(s);
-    } else {
-      s.exhausted = false;
+    const known = this.sites.get(site);
+    if (known) {
+      known.exhausted = false;
+      return;
     }
+    const name = workerForSite(site, this.lanes.map((l) => l.name));
+    const lane = this.lanes.find((l) => l.name === name)!;
+    const s: SiteWork = {
+      site,
+      host: new URL(site).host,
+      lane,
+      buffer: [],
+      exhausted: false,
+      robots: this.job.politeness.respectRobots ? null : ALLOW_ALL,
+      robotsFetching: false,
+      robotsAttempts: 0,
+      robotsRetryAtMs: 0,
+    };
+    this.sites.set(site, s);
+    lane.sites.push(s);
   }
 
   private refill(s: SiteWork): void {
@@ -177,12 +224,11 @@ export class Crawl {
     if (this.state === 'pausing') this.maybeSettle();
     if (this.state !== 'running') return;
     let wakeInMs = Infinity;
-    for (const w of this.workers) {
-      const slots = this.job.politeness.perHostConnections * Math.max(1, w.sites.length);
+    for (const lane of this.lanes) {
       let idle = 0;
-      while (w.active < slots && idle < w.sites.length) {
-        const s = w.sites[w.cursor % w.sites.length]!;
-        w.cursor++;
+      while (lane.active < lane.capacity && idle < lane.sites.length) {
+        const s = lane.sites[lane.cursor % lane.sites.length]!;
+        lane.cursor++;
         const started = this.tryStart(s);
         if (started === true) idle = 0;
         else {
@@ -191,72 +237,96 @@ export class Crawl {
         }
       }
     }
-    if (this.inFlight.size === 0 && [...this.sites.values()].every((s) => s.exhausted)) {
+    // Finished means nothing running and nothing queued, never the queue alone.
+    if (this.lanes.every((l) => l.active === 0) && [...this.sites.values()].every((s) => s.exhausted)) {
       void this.complete();
       return;
     }
-    if (wakeInMs !== Infinity && this.wakeTimer === null) {
-      this.wakeTimer = setTimeout(() => {
-        this.wakeTimer = null;
-        this.pump();
-      }, Math.max(1, wakeInMs));
-    }
+    this.wakeIn(wakeInMs);
+  }
+
+  private wakeIn(ms: number): void {
+    if (ms === Infinity) return;
+    const at = Date.now() + Math.max(1, ms);
+    if (this.wakeTimer !== null && this.wakeAtMs <= at) return;
+    if (this.wakeTimer !== null) clearTimeout(this.wakeTimer);
+    this.wakeAtMs = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.wakeAtMs = Infinity;
+      this.pump();
+    }, at - Date.now());
   }
 
   /** true: a task started; a number: ms until this site may start one; false: nothing to do now. */
   private tryStart(s: SiteWork): boolean | number {
     this.refill(s);
     if (s.buffer.length === 0) return false;
-    if (s.robots === 'fetching') return false;
-    if (s.robots === 'unknown') {
-      if (!this.job.politeness.respectRobots) {
-        s.robots = { isAllowed: () => true, crawlDelayMs: 0 };
-      } else {
-        const stored = this.archive.catalogue.getRobots(s.site);
-        if (stored) s.robots = robotsPolicyFrom(stored, robotsUrlFor(s.origin), USER_AGENT_TOKEN);
-        else {
-          s.robots = 'fetching';
-          s.worker.active++;
-          void this.fetchRobots(s).finally(() => {
-            s.worker.active--;
-            this.pump();
-          });
-          return true;
-        }
-      }
-    }
+    if (s.robots === null) return this.startRobots(s);
     const policy = s.robots;
-    const delayMs = Math.max(this.job.politeness.delayMs, policy.crawlDelayMs);
-    const acquired = this.gates.tryAcquire(s.site, { maxConnections: this.job.politeness.perHostConnections, delayMs });
+    // URLs that need no request are settled here, without spending a politeness slot on them.
+    while (!policy.isAllowed(s.buffer[0]!.url)) {
+      this.skipRow(s.buffer.shift()!, 'robots');
+      this.refill(s);
+      if (s.buffer.length === 0) return false;
+    }
+    const acquired = this.gates.tryAcquire(s.host, this.limitsFor(policy));
     if (typeof acquired === 'number') return acquired;
     const row = s.buffer.shift()!;
     this.leased.add(row.id);
-    s.worker.active++;
-    void this.process(row, policy)
-      .catch((e: unknown) => this.fail(e as Error))
+    s.lane.active++;
+    this.process(row)
+      .catch((e: unknown) => this.fail(e))
       .finally(() => {
         acquired();
         this.leased.delete(row.id);
-        s.worker.active--;
+        s.lane.active--;
+        this.pump();
+      });
+    return true;
+  }
+
+  private limitsFor(policy: RobotsPolicy) {
+    return {
+      maxConnections: this.job.politeness.perHostConnections,
+      delayMs: Math.max(this.job.politeness.delayMs, policy.crawlDelayMs),
+    };
+  }
+
+  private startRobots(s: SiteWork): boolean | number {
+    if (s.robotsFetching) return false;
+    const stored = this.archive.catalogue.getRobots(s.site);
+    if (stored) {
+      s.robots = robotsPolicyFrom(stored, robotsUrlFor(s.site), USER_AGENT_TOKEN);
+      return this.tryStart(s);
+    }
+    const wait = s.robotsRetryAtMs - Date.now();
+    if (wait > 0) return wait;
+    const acquired = this.gates.tryAcquire(s.host, this.limitsFor(ALLOW_ALL));
+    if (typeof acquired === 'number') return acquired;
+    s.robotsFetching = true;
+    s.lane.active++;
+    this.fetchRobots(s)
+      .catch((e: unknown) => this.fail(e))
+      .finally(() => {
+        acquired();
+        s.robotsFetching = false;
+        s.lane.active--;
         this.pump();
       });
     return true;
   }
 
   private async fetchRobots(s: SiteWork): Promise<void> {
-    let url = robotsUrlFor(s.origin);
-    let row: { http_status: number | null; body: string | null; error: string | null } = {
-      http_status: null,
-      body: null,
-      error: 'not fetched',
-    };
+    let url = robotsUrlFor(s.site);
+    let row: RobotsRow;
     const abort = new AbortController();
-    const key = -1 - this.inFlight.size - Math.floor(Math.random() * 1e9);
-    this.inFlight.set(key, { url, abort });
+    this.inFlight.set(abort, url);
     try {
+      row = { http_status: null, body: null, error: `more than ${ROBOTS_MAX_REDIRECTS} redirects` };
       for (let hop = 0; hop <= ROBOTS_MAX_REDIRECTS; hop++) {
         const res = await this.fetcher.fetch(url, { signal: abort.signal });
-        if (res.status >= 300 && res.status < 400 && res.location && hop < ROBOTS_MAX_REDIRECTS) {
+        if (res.status >= 300 && res.status < 400 && res.location) {
           url = new URL(res.location, url).href;
           continue;
         }
@@ -264,60 +334,79 @@ export class Crawl {
         break;
       }
     } catch (e) {
-      if (abort.signal.aborted) {
-        s.robots = 'unknown';
-        return;
-      }
-      row = { http_status: null, body: null, error: (e as Error).message };
+      if (!(e instanceof FetchError)) throw e;
+      if (e.code === 'aborted') return;
+      row = { http_status: null, body: null, error: `${e.code}: ${e.message}` };
     } finally {
-      this.inFlight.delete(key);
+      this.inFlight.delete(abort);
+    }
+    // An unreachable robots.txt means keep out (RFC 9309), but only for now: ask again a few times
+    // before recording it, so a passing outage doesn't cost the whole site.
+    const unavailable = row.error !== null || (row.http_status ?? 0) >= 500;
+    s.robotsAttempts++;
+    if (unavailable && s.robotsAttempts < ROBOTS_ATTEMPTS) {
+      s.robotsRetryAtMs = Date.now() + ROBOTS_RETRY_MS * s.robotsAttempts;
+      return;
     }
     this.archive.catalogue.putRobots(s.site, row);
-    s.robots = robotsPolicyFrom(row, robotsUrlFor(s.origin), USER_AGENT_TOKEN);
+    s.robots = robotsPolicyFrom(row, robotsUrlFor(s.site), USER_AGENT_TOKEN);
   }
 
-  private async process(row: QueuedRow, robots: RobotsPolicy): Promise<void> {
-    const c = this.archive.catalogue;
-    if (!robots.isAllowed(row.url)) {
-      c.skip(row, 'robots');
-      this.meter.finished('skipped', 0, 'robots');
-      this.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: 'robots' });
-      return;
-    }
-    if (this.frontier.pagesLimitReached && !row.requisite) {
-      c.skip(row, 'limit:pages');
-      this.meter.finished('skipped', 0, 'limit:pages');
-      return;
-    }
+  private skipRow(row: QueuedRow, reason: SkipReason): void {
+    this.archive.catalogue.skip(row, reason);
+    this.meter.finished('skipped', 0, reason);
+    this.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: reason });
+  }
+
+  private record(row: QueuedRow, outcome: FetchOutcome): void {
+    this.archive.catalogue.recordOutcome(row, outcome);
+    this.meter.finished(outcome.state, outcome.bytes ?? 0);
+    this.emit({
+      type: 'url',
+      url: row.url,
+      state: outcome.state,
+      ...(outcome.httpStatus !== null && { httpStatus: outcome.httpStatus }),
+      ...(outcome.error !== null && { error: outcome.error }),
+      ...(outcome.bytes !== null && { bytes: outcome.bytes }),
+      ...(outcome.localPath !== null && { localPath: outcome.localPath }),
+    });
+  }
+
+  private failed(row: QueuedRow, error: string, res?: FetchResponse): void {
+    this.record(row, {
+      state: 'failed',
+      httpStatus: res?.status ?? null,
+      contentType: res?.contentType ?? null,
+      bytes: res?.body.length ?? null,
+      localPath: null,
+      redirectToId: null,
+      error,
+      title: null,
+    });
+  }
+
+  private async process(row: QueuedRow): Promise<void> {
     const abort = new AbortController();
-    this.inFlight.set(row.id, { url: row.url, abort });
+    this.inFlight.set(abort, row.url);
     let res: FetchResponse;
     try {
       res = await this.fetcher.fetch(row.url, { signal: abort.signal });
     } catch (e) {
-      if (abort.signal.aborted) return; // paused: stays queued
       if (!(e instanceof FetchError)) throw e;
-      c.recordOutcome(row, {
-        state: 'failed',
-        httpStatus: null,
-        contentType: null,
-        bytes: null,
-        localPath: null,
-        redirectToId: null,
-        error: `${e.code}: ${e.message}`,
-        title: null,
-      });
-      this.meter.finished('failed', 0);
-      this.emit({ type: 'url', url: row.url, state: 'failed', error: `${e.code}: ${e.message}` });
+      // Abandoned by a pause or a limit: the URL stays queued, unless a limit ended the crawl.
+      if (e.code === 'aborted') {
+        if (this.stopReason !== null) this.skipRow(row, this.stopReason);
+        return;
+      }
+      this.failed(row, `${e.code}: ${e.message}`);
       return;
     } finally {
-      this.inFlight.delete(row.id);
+      this.inFlight.delete(abort);
     }
-    if (abort.signal.aborted) return;
     if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
     else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res);
     else {
-      c.recordOutcome(row, {
+      this.record(row, {
         state: 'http-error',
         httpStatus: res.status,
         contentType: res.contentType,
@@ -327,8 +416,6 @@ export class Crawl {
         error: null,
         title: null,
       });
-      this.meter.finished('http-error', res.body.length);
-      this.emit({ type: 'url', url: row.url, state: 'http-error', httpStatus: res.status, bytes: res.body.length });
     }
     this.checkByteLimit();
   }
@@ -343,7 +430,7 @@ export class Crawl {
       if (target === null) error = `unusable redirect target: ${res.location!.slice(0, 200)}`;
       else if (hops > this.job.fetch.maxRedirects) error = `more than ${this.job.fetch.maxRedirects} redirects`;
       else {
-        const t = this.frontier.admit({
+        targetId = this.frontier.admit({
           url: target,
           parentId: row.id,
           parentDepth: row.depth,
@@ -353,10 +440,9 @@ export class Crawl {
           parentInScope: this.frontier.scope.inScope(row.url),
           typeHint: row.type_hint,
           redirectHops: hops,
-        });
-        targetId = t.id;
+        }).id;
       }
-      c.recordOutcome(row, {
+      this.record(row, {
         state: 'redirect',
         httpStatus: res.status,
         contentType: res.contentType,
@@ -367,24 +453,22 @@ export class Crawl {
         title: null,
       });
     });
-    this.meter.finished('redirect', res.body.length);
-    this.emit({ type: 'url', url: row.url, state: 'redirect', httpStatus: res.status });
   }
 
   private async archiveResponse(row: QueuedRow, res: FetchResponse): Promise<void> {
     const c = this.archive.catalogue;
     const localPath = localPathFor(row.url, res.contentType);
     const kind = documentKind(res.contentType, row.url);
-    const inScope = this.frontier.scope.inScope(row.url);
     let data: Buffer = res.body;
     let title: string | null = null;
     if (kind !== 'other') {
+      const inScope = this.frontier.scope.inScope(row.url);
       const doc = parseDocument(kind, res.body, row.url, res.contentType);
       title = doc.title;
       // Links are admitted and recorded first, then the file is written, then the outcome commits:
       // a committed 'archived' row always has its file, and a kill in between only re-fetches this URL.
       const original = packOriginal(res.body);
-      const rendered = c.transaction(() => {
+      data = c.transaction(() => {
         const r = renderDocument(
           doc,
           localPath,
@@ -405,12 +489,18 @@ export class Crawl {
         );
         c.replaceLinks(row.id, r.links);
         c.putOriginal(row.id, res.contentType, original);
-        return r;
+        return r.data;
       });
-      data = rendered.data;
     }
-    await this.archive.mirror.write(localPath, data);
-    c.recordOutcome(row, {
+    try {
+      await this.archive.mirror.write(localPath, data);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (!PER_URL_FS_ERRORS.has(code)) throw e;
+      this.failed(row, `cannot save as ${localPath}: ${code}`, res);
+      return;
+    }
+    this.record(row, {
       state: 'archived',
       httpStatus: res.status,
       contentType: res.contentType,
@@ -420,8 +510,6 @@ export class Crawl {
       error: null,
       title,
     });
-    this.meter.finished('archived', res.body.length);
-    this.emit({ type: 'url', url: row.url, state: 'archived', httpStatus: res.status, bytes: res.body.length, localPath });
     if (kind === 'html') this.countPage();
   }
 
@@ -436,25 +524,29 @@ export class Crawl {
 
   private checkByteLimit(): void {
     const max = this.job.limits.maxBytes;
-    if (max !== null && this.meter.counts.bytes >= max) this.stopQueue('limit:bytes', { requisitesToo: true });
+    if (max !== null && this.meter.counts.bytes >= max && this.stopReason === null) {
+      this.stopQueue('limit:bytes', { requisitesToo: true });
+    }
   }
 
   private armDurationLimit(): void {
     const max = this.job.limits.maxDurationMs;
     if (max === null) return;
-    const left = max - this.priorDurationMs;
     const stop = () => {
       this.stopQueue('limit:duration', { requisitesToo: true });
-      for (const f of this.inFlight.values()) f.abort.abort();
+      for (const abort of this.inFlight.keys()) abort.abort();
     };
+    const left = max - this.priorDurationMs;
     if (left <= 0) stop();
     else this.deadlineTimer = setTimeout(stop, left);
   }
 
-  /** A limit was reached: what is still queued is recorded as skipped for that reason. */
+  /** A limit was reached: what is still queued (and not running) is recorded as skipped for it. */
   private stopQueue(reason: SkipReason, opts: { requisitesToo: boolean }): void {
-    const c = this.archive.catalogue;
-    const n = c.skipQueued(reason, { keepRequisites: !opts.requisitesToo });
+    const n = this.archive.catalogue.skipQueued(reason, {
+      keepRequisites: !opts.requisitesToo,
+      except: [...this.leased],
+    });
     if (opts.requisitesToo) this.stopReason = reason;
     this.meter.bulkSkipped(n, reason);
     for (const s of this.sites.values()) {
@@ -464,57 +556,61 @@ export class Crawl {
     this.emit({ type: 'state', state: this.crawlState, message: `${reason} reached` });
   }
 
-  private fail(e: Error): void {
-    this.fatal ??= e;
+  private fail(e: unknown): void {
+    this.fatal ??= e instanceof Error ? e : new Error(String(e));
+    if (this.state !== 'running') return;
     this.state = 'pausing';
-    for (const f of this.inFlight.values()) f.abort.abort();
+    for (const abort of this.inFlight.keys()) abort.abort();
     this.maybeSettle();
   }
 
   private maybeSettle(): void {
     if (this.state !== 'pausing') return;
-    if (this.inFlight.size > 0) return;
-    for (const w of this.workers) if (w.active > 0) return;
+    if (this.lanes.some((l) => l.active > 0)) return;
     void this.stop(this.fatal ? 'failed' : 'paused');
   }
 
   private async complete(): Promise<void> {
     if (this.state !== 'running') return;
-    // Not 'pausing': nothing is in flight, and a pause must not settle the run under the finaliser.
+    // Not 'pausing': nothing is running, and a pause must not settle the run under the finaliser.
     this.state = 'finishing';
     try {
       await finalizeMirror(this.archive);
     } catch (e) {
-      this.fatal = e as Error;
-      await this.stop('failed');
-      return;
+      this.fatal = e instanceof Error ? e : new Error(String(e));
     }
-    await this.stop('finished');
+    await this.stop(this.fatal ? 'failed' : 'finished');
   }
 
-  private async stop(final: CrawlState): Promise<void> {
+  private async stop(wanted: CrawlState): Promise<void> {
     if (this.settle === null) return;
     const settle = this.settle;
     this.settle = null;
+    let final = wanted;
     for (const t of [this.wakeTimer, this.deadlineTimer]) if (t) clearTimeout(t);
     if (this.progressTimer) clearInterval(this.progressTimer);
-    const c = this.archive.catalogue;
-    const runMs = Date.now() - this.runStartedMs;
-    c.transaction(() => {
-      c.setMeta('duration_ms', String(this.priorDurationMs + runMs));
-      c.setMeta('state', final);
-      if (final === 'finished') c.setMeta('finished_at', new Date().toISOString());
-    });
-    if (final !== 'finished') await writeEntryPage(this.archive);
-    await this.fetcher.close();
-    this.state = final;
-    this.emitProgress();
-    this.emit({
-      type: 'state',
-      state: final,
-      ...(this.fatal ? { message: this.fatal.message } : this.stopReason ? { message: `${this.stopReason} reached` } : {}),
-    });
-    settle(final);
+    this.unsubscribeGates?.();
+    try {
+      const c = this.archive.catalogue;
+      c.transaction(() => {
+        c.setMeta('duration_ms', String(this.elapsedMs()));
+        c.setMeta('state', final);
+        if (final === 'finished') c.setMeta('finished_at', new Date().toISOString());
+      });
+      if (final !== 'finished') await writeEntryPage(this.archive);
+    } catch (e) {
+      this.fatal ??= e instanceof Error ? e : new Error(String(e));
+      final = 'failed';
+    } finally {
+      await this.fetcher.close().catch(() => {});
+      this.state = final;
+      this.emit(this.meter.snapshot(this.elapsedMs(), [], 0));
+      this.emit({
+        type: 'state',
+        state: final,
+        ...(this.fatal ? { message: this.fatal.message } : this.stopReason ? { message: `${this.stopReason} reached` } : {}),
+      });
+      settle(final);
+    }
   }
 }
-

@@ -1,46 +1,67 @@
 /**
- * Per-site admission: at most N requests in flight and a minimum gap between request starts.
- * One registry is shared by every crawl in the process, so two jobs that reach the same site
- * together still stay within the stricter of their politeness settings.
+ * Per-host admission: at most N requests in flight and a minimum gap between request starts.
+ * One registry is shared by every crawl in the process, so two jobs that reach the same host
+ * together stay within the stricter of their politeness settings.
  */
 export interface GateLimits {
   maxConnections: number;
   delayMs: number;
 }
 
-interface SiteSlot {
+interface HostSlot {
   active: number;
   lastStartMs: number;
+  /** The strictest limits asked for while the slot has been in use. */
+  limits: GateLimits;
 }
 
 export class HostGateRegistry {
-  private readonly slots = new Map<string, SiteSlot>();
+  private readonly slots = new Map<string, HostSlot>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /**
-   * Takes a slot for `site` if the limits allow one now. Returns a release function, or the number of
-   * milliseconds to wait before asking again (Infinity: wait for a running request to finish).
+   * Takes a slot for `host` if the limits allow one now. Returns a release function, or the number
+   * of milliseconds to wait before asking again (Infinity: until a running request is released,
+   * which every `onRelease` listener hears about).
    */
-  tryAcquire(site: string, limits: GateLimits): (() => void) | number {
-    const slot = this.slots.get(site) ?? { active: 0, lastStartMs: -Infinity };
-    if (slot.active >= limits.maxConnections) return Infinity;
+  tryAcquire(host: string, limits: GateLimits): (() => void) | number {
+    let slot = this.slots.get(host);
+    if (!slot) {
+      slot = { active: 0, lastStartMs: -Infinity, limits: { ...limits } };
+      this.slots.set(host, slot);
+    } else {
+      slot.limits.maxConnections = Math.min(slot.limits.maxConnections, limits.maxConnections);
+      slot.limits.delayMs = Math.max(slot.limits.delayMs, limits.delayMs);
+    }
+    if (slot.active >= slot.limits.maxConnections) return Infinity;
     const t = this.now();
-    const readyAt = slot.lastStartMs + limits.delayMs;
+    const readyAt = slot.lastStartMs + slot.limits.delayMs;
     if (t < readyAt) return readyAt - t;
     slot.active++;
     slot.lastStartMs = t;
-    this.slots.set(site, slot);
+    const taken = slot;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      slot.active--;
-      if (slot.active === 0 && this.now() - slot.lastStartMs >= limits.delayMs) this.slots.delete(site);
+      taken.active--;
+      if (taken.active === 0 && this.now() - taken.lastStartMs >= taken.limits.delayMs) this.slots.delete(host);
+      // Other crawls waiting on this host have no request of their own that would wake them.
+      queueMicrotask(() => {
+        for (const l of this.listeners) l();
+      });
     };
   }
 
-  activeFor(site: string): number {
-    return this.slots.get(site)?.active ?? 0;
+  /** Calls `listener` whenever a slot is released; returns the function that unsubscribes. */
+  onRelease(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  inFlight(host: string): number {
+    return this.slots.get(host)?.active ?? 0;
   }
 }

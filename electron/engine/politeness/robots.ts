@@ -17,7 +17,7 @@ export interface RobotsPolicy {
   crawlDelayMs: number;
 }
 
-const ALLOW_ALL: RobotsPolicy = { isAllowed: () => true, crawlDelayMs: 0 };
+export const ALLOW_ALL: RobotsPolicy = { isAllowed: () => true, crawlDelayMs: 0 };
 const DISALLOW_ALL: RobotsPolicy = { isAllowed: () => false, crawlDelayMs: 0 };
 
 /** Longest Crawl-delay we honour; a larger value would stall a crawl for hours per page. */

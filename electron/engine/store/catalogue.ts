@@ -117,12 +117,17 @@ export class Catalogue {
       sitesQueued: p("SELECT DISTINCT site FROM urls WHERE state = 'queued'"),
       outcome: p(
         `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
-           local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt
+           local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
+           skip_reason = NULL
          WHERE id = @id`,
       ),
       skip: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?"),
-      skipAllQueued: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued'"),
-      skipQueuedPages: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0"),
+      skipAllQueued: p(
+        "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND id NOT IN (SELECT value FROM json_each(?))",
+      ),
+      skipQueuedPages: p(
+        "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0 AND id NOT IN (SELECT value FROM json_each(?))",
+      ),
       addLink: p('INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)'),
       dropLinks: p('DELETE FROM links WHERE from_id = ?'),
       bumpVariant: p(
@@ -137,7 +142,9 @@ export class Catalogue {
       countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
       countBySkip: p("SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' GROUP BY skip_reason"),
       bytesTotal: p('SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL'),
-      htmlArchived: p("SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND content_type LIKE 'text/html%'"),
+      htmlArchived: p(
+        "SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND (content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')",
+      ),
     };
   }
 
@@ -179,7 +186,13 @@ export class Catalogue {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (e) {
+      // Cached rows may hold writes that were just rolled back.
+      this.forget();
+      throw e;
+    }
   }
 
   getMeta(key: string): string | null {
@@ -264,9 +277,13 @@ export class Catalogue {
     this.patchCached(target.url, { state: 'skipped', skip_reason: reason });
   }
 
-  /** Skips what is still queued (requisites too unless `keepRequisites`); returns how many. */
-  skipQueued(reason: SkipReason, opts: { keepRequisites: boolean }): number {
-    const n = (opts.keepRequisites ? this.s.skipQueuedPages! : this.s.skipAllQueued!).run(reason).changes;
+  /**
+   * Skips what is still queued, except the ids in `except` (running now) and, with `keepRequisites`,
+   * requisites; returns how many.
+   */
+  skipQueued(reason: SkipReason, opts: { keepRequisites: boolean; except: number[] }): number {
+    const stmt = opts.keepRequisites ? this.s.skipQueuedPages! : this.s.skipAllQueued!;
+    const n = stmt.run(reason, JSON.stringify(opts.except)).changes;
     this.forget();
     return n;
   }

@@ -28,13 +28,33 @@ describe('HostGateRegistry', () => {
     assert.equal(typeof gates.tryAcquire('http://a', limits), 'function');
   });
 
-  it('applies the stricter limits of two crawls sharing a site', () => {
-    const gates = new HostGateRegistry(() => 0);
-    const polite = { maxConnections: 1, delayMs: 0 };
+  it('applies the stricter limits of two crawls sharing a host to both', () => {
+    let now = 0;
+    const gates = new HostGateRegistry(() => now);
+    const polite = { maxConnections: 1, delayMs: 100 };
     const eager = { maxConnections: 8, delayMs: 0 };
-    assert.equal(typeof gates.tryAcquire('http://a', eager), 'function');
-    assert.equal(gates.tryAcquire('http://a', polite), Infinity, 'the polite crawl sees the site busy');
-    assert.equal(gates.activeFor('http://a'), 1);
+    const first = gates.tryAcquire('a.test', eager) as () => void;
+    assert.equal(gates.tryAcquire('a.test', polite), Infinity, 'the polite crawl sees the host busy');
+    assert.equal(gates.tryAcquire('a.test', eager), Infinity, 'the eager crawl now keeps to one connection');
+    first();
+    assert.equal(gates.tryAcquire('a.test', eager), 100, 'and to the longer delay');
+    now = 100;
+    assert.equal(typeof gates.tryAcquire('a.test', eager), 'function');
+    assert.equal(gates.inFlight('a.test'), 1);
+  });
+
+  it('tells listeners when a slot is released', async () => {
+    const gates = new HostGateRegistry(() => 0);
+    let heard = 0;
+    const unsubscribe = gates.onRelease(() => heard++);
+    const release = gates.tryAcquire('a.test', { maxConnections: 1, delayMs: 0 }) as () => void;
+    release();
+    await Promise.resolve();
+    assert.equal(heard, 1);
+    unsubscribe();
+    (gates.tryAcquire('a.test', { maxConnections: 1, delayMs: 0 }) as () => void)();
+    await Promise.resolve();
+    assert.equal(heard, 1);
   });
 
   it('releasing twice frees one slot only', () => {
@@ -44,6 +64,6 @@ describe('HostGateRegistry', () => {
     gates.tryAcquire('http://a', limits);
     a();
     a();
-    assert.equal(gates.activeFor('http://a'), 1);
+    assert.equal(gates.inFlight('http://a'), 1);
   });
 });
