@@ -5,7 +5,7 @@
  * save the ordinary pages as a browsable copy.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -286,20 +286,11 @@ describe('harvest crawl of a hostile website', () => {
     archive = path.join(work, 'archive');
     mirror = path.join(archive, 'mirror');
     const limits = ['--deadline-ms', String(DEADLINE_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES)];
+    // The one-page control crawl gives this machine's baseline memory for the bomb check.
     control = await runHarvest(['crawl', `${site.origin}/control.html`, '--out', path.join(work, 'control'), '--quiet', ...limits]);
-    run = await runHarvest(
-      [
-        'crawl',
-        `${site.origin}/`,
-        '--out',
-        archive,
-        '--quiet',
-        '--connections',
-        '4',
-        ...limits,
-      ],
-      { timeoutMs: 180_000 },
-    );
+    run = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--quiet', '--connections', '4', ...limits], {
+      timeoutMs: 180_000,
+    });
     // Read whatever the catalogue holds even after a failed run, so each test can say what went wrong.
     if (!existsSync(path.join(archive, 'catalogue.sqlite'))) return;
     stats = readArchiveStats(archive);

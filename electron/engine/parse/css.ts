@@ -9,12 +9,6 @@ export { findCssRefs, type CssRef };
 /** Same bound as an HTML page's default link cap. */
 const MAX_CSS_LINKS = 10_000;
 
-/** Rewrites each ref to map's result, emitted as a quoted CSS string; null leaves the ref as written. */
-export function rewriteCss(css: string, map: (raw: string, kind: CssRef['kind']) => string | null): string {
-  const refs = findCssRefs(css);
-  return spliceCssRefs(css, refs, refs.map((ref) => map(ref.raw, ref.kind)));
-}
-
 /** Where CSS Syntax looks for the rule's end, as the sniffer does. */
 const CHARSET_RULE_WINDOW = 1024;
 

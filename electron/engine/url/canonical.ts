@@ -68,9 +68,3 @@ export function canonicalize(input: string, base?: string): string | null {
   url.search = normalizeEncoding(url.search.slice(1), QUERY_RAW);
   return url.href;
 }
-
-/** Splits off the fragment (returned without its '#'; '' when there is none). */
-export function stripFragment(url: string): { url: string; fragment: string } {
-  const hash = url.indexOf('#');
-  return hash === -1 ? { url, fragment: '' } : { url: url.slice(0, hash), fragment: url.slice(hash + 1) };
-}

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
-import { findCssRefs, parseCss, rewriteCss } from '../../../electron/engine/parse/css.js';
+import { findCssRefs, parseCss, type CssRef } from '../../../electron/engine/parse/css.js';
+import { spliceCssRefs } from '../../../electron/engine/parse/cssScan.js';
 
 const raws = (css: string): string[] => findCssRefs(css).map((r) => r.raw);
 
@@ -79,7 +80,13 @@ describe('findCssRefs', () => {
   });
 });
 
-describe('rewriteCss', () => {
+/** Rewrites each ref to map's result, as parseCss's render does. */
+function rewriteCss(css: string, map: (raw: string, kind: CssRef['kind']) => string | null): string {
+  const refs = findCssRefs(css);
+  return spliceCssRefs(css, refs, refs.map((ref) => map(ref.raw, ref.kind)));
+}
+
+describe('spliceCssRefs', () => {
   it('replaces refs with quoted urls and leaves nulls as written', () => {
     const css = `a{background:url(a.png)}b{background:url( 'b.png' )}@import "c.css";`;
     const out = rewriteCss(css, (raw, kind) => (raw === 'b.png' ? null : `local/${raw}|${kind}`));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalize, encodePathSegment, stripFragment } from '../../../electron/engine/url/canonical.js';
+import { canonicalize, encodePathSegment } from '../../../electron/engine/url/canonical.js';
 
 describe('canonicalize', () => {
   it('lowercases scheme and host, drops the trailing dot of the host and default ports', () => {
@@ -120,13 +120,5 @@ describe('encodePathSegment', () => {
       assert.equal(canonicalize(`http://h/${segment}`), `http://h/${segment}`, text);
       assert.equal(decodeURIComponent(segment), text);
     }
-  });
-});
-
-describe('stripFragment', () => {
-  it('splits off the fragment without its #', () => {
-    assert.deepEqual(stripFragment('http://h/p?q=1#sec-2'), { url: 'http://h/p?q=1', fragment: 'sec-2' });
-    assert.deepEqual(stripFragment('http://h/p'), { url: 'http://h/p', fragment: '' });
-    assert.deepEqual(stripFragment('http://h/p#a#b'), { url: 'http://h/p', fragment: 'a#b' });
   });
 });
