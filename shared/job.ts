@@ -116,9 +116,15 @@ export type FetchSettings = z.infer<typeof FetchSettingsSchema>;
 export type Job = z.infer<typeof JobSchema>;
 export type JobInput = z.input<typeof JobSchema>;
 
+export interface JobIssue {
+  /** Dotted path of the setting, e.g. 'limits.maxPages'; '' for the job as a whole. */
+  path: string;
+  message: string;
+}
+
 export class JobValidationError extends Error {
-  constructor(readonly issues: string[]) {
-    super(issues.join('; '));
+  constructor(readonly issues: JobIssue[]) {
+    super(issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
     this.name = 'JobValidationError';
   }
 }
@@ -127,9 +133,7 @@ export class JobValidationError extends Error {
 export function parseJob(input: unknown): Job {
   const r = JobSchema.safeParse(input);
   if (r.success) return r.data;
-  throw new JobValidationError(
-    r.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)),
-  );
+  throw new JobValidationError(r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
 }
 
 export function userAgentFor(job: Job): string {

@@ -33,6 +33,39 @@ Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
 
 class UsageError extends Error {}
 
+/** Job settings by the flag that sets them, so a validation error names what the user typed. */
+const FLAG_FOR_SETTING: Record<string, string> = {
+  name: '--name',
+  seeds: '<url>',
+  contactUrl: '--contact',
+  'scope.mode': '--scope',
+  'scope.include': '--include',
+  'scope.exclude': '--exclude',
+  'limits.maxDepth': '--max-depth',
+  'limits.maxPages': '--max-pages',
+  'limits.maxBytes': '--max-bytes',
+  'limits.maxDurationMs': '--max-duration',
+  'politeness.perHostConnections': '--connections',
+  'politeness.delayMs': '--delay-ms',
+  'traps.maxUrlLength': '--max-url-length',
+  'traps.maxPathSlashes': '--max-path-slashes',
+  'traps.maxSegmentRepeats': '--max-segment-repeats',
+  'traps.maxQueryParams': '--max-query-params',
+  'traps.maxQueryVariantsPerPath': '--max-query-variants',
+  'fetch.maxResponseBytes': '--max-response-bytes',
+  'fetch.deadlineMs': '--deadline-ms',
+};
+
+function describeJobError(e: JobValidationError): string {
+  return e.issues
+    .map((i) => {
+      const setting = i.path.replace(/\.\d+$/, '');
+      const flag = FLAG_FOR_SETTING[setting];
+      return flag ? `${flag}: ${i.message}` : i.path ? `${i.path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
 const CRAWL_OPTIONS = {
   out: { type: 'string', short: 'o' },
   name: { type: 'string' },
@@ -248,7 +281,7 @@ main(process.argv.slice(2)).then(
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
       e instanceof JobValidationError;
-    const message = e instanceof Error ? e.message : String(e);
+    const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);
     if (usage) process.stderr.write(`run 'harvest --help' for usage\n`);
     if (!known && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');

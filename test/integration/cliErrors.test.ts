@@ -47,7 +47,9 @@ describe('harvest command line: bad input', () => {
     assertOneLineError(harvest('crawl', `${site.origin}/`), /--out/);
     assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', path.join(work, 'b'), '--bogus'), /bogus/);
     assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', path.join(work, 'b'), '--max-pages', 'ten'), /whole number/);
-    assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', path.join(work, 'b'), '--scope', 'planet'), /scope/);
+    assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', path.join(work, 'b'), '--scope', 'planet'), /--scope/);
+    assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', path.join(work, 'b'), '--max-pages', '0'), /--max-pages/);
+    assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', path.join(work, 'b'), '--include', '(['), /--include/);
   });
 
   it('refuses to resume or read something that is not an archive', () => {
