@@ -95,5 +95,23 @@ function decoderFor(charset: string): string {
 
 /** Decodes a body; a leading byte order mark is dropped, malformed sequences become U+FFFD. */
 export function decodeText(body: Buffer, charset: string): string {
-  return iconv.decode(body, decoderFor(charset));
+  const text = iconv.decode(body, decoderFor(charset));
+  return charset === 'windows-1252' ? keepUnassigned1252(body, text) : text;
+}
+
+/** Bytes windows-1252 leaves unassigned; WHATWG decodes them to the C1 control of the same value. */
+const UNASSIGNED_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+/**
+ * iconv-lite turns those five bytes into U+FFFD, which would lose them from the saved copy. A
+ * single-byte decode keeps one character per byte, so they can be put back by position.
+ */
+function keepUnassigned1252(body: Buffer, text: string): string {
+  if (!text.includes('\uFFFD')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const byte = body[i]!;
+    out += text[i] === '\uFFFD' && UNASSIGNED_1252.has(byte) ? String.fromCharCode(byte) : text[i];
+  }
+  return out;
 }

@@ -79,6 +79,11 @@ describe('sniffCharset + decodeText for HTML', () => {
     assert.equal(text, original);
   });
 
+  it('windows-1252 keeps its five unassigned bytes as the C1 controls browsers show', () => {
+    const body = Buffer.concat([Buffer.from('<p>'), Buffer.from([0x81, 0x8d, 0x8f, 0x90, 0x9d, 0x80]), Buffer.from('</p>')]);
+    assert.equal(decodeText(body, 'windows-1252'), '<p>\u0081\u008d\u008f\u0090\u009d€</p>');
+  });
+
   it('Big5', () => {
     const original = '<meta charset="big5"><p>繁體中文網頁</p>';
     assert.deepEqual(sniffAndDecode(iconv.encode(original, 'big5'), null), ['Big5', original]);
