@@ -40,6 +40,26 @@ export interface CrawlCounts {
   bytes: number;
 }
 
+/** Counters of a crawl that is not running, from its catalogue's counts by state. */
+export function countsFromStates(
+  byState: Record<UrlState, number>,
+  skippedByReason: Partial<Record<SkipReason, number>>,
+  bytes: number,
+): CrawlCounts {
+  return {
+    discovered: Object.values(byState).reduce((a, b) => a + b, 0),
+    queued: byState.queued,
+    inFlight: 0,
+    archived: byState.archived,
+    redirects: byState.redirect,
+    httpErrors: byState['http-error'],
+    failed: byState.failed,
+    skipped: byState.skipped,
+    skippedByReason: { ...skippedByReason },
+    bytes,
+  };
+}
+
 export interface ProgressEvent {
   type: 'progress';
   counts: CrawlCounts;

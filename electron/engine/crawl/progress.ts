@@ -1,4 +1,4 @@
-import type { CrawlCounts, ProgressEvent, SkipReason, UrlState } from '../../../shared/crawl.js';
+import { countsFromStates, type CrawlCounts, type ProgressEvent, type SkipReason, type UrlState } from '../../../shared/crawl.js';
 
 /** Rates are averaged over this window so the figures neither jump nor lag. */
 const WINDOW_MS = 5_000;
@@ -21,18 +21,7 @@ export class ProgressMeter {
     bytes: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.counts = {
-      discovered: Object.values(byState).reduce((a, b) => a + b, 0),
-      queued: byState.queued,
-      inFlight: 0,
-      archived: byState.archived,
-      redirects: byState.redirect,
-      httpErrors: byState['http-error'],
-      failed: byState.failed,
-      skipped: byState.skipped,
-      skippedByReason: { ...skippedByReason },
-      bytes,
-    };
+    this.counts = countsFromStates(byState, skippedByReason, bytes);
   }
 
   discovered(state: 'queued' | 'skipped', reason: SkipReason | null): void {

@@ -93,7 +93,7 @@ export class Catalogue {
   /** Recently used rows by URL, kept in step with every write below (writes name the row's URL). */
   private readonly cache = new GenerationalCache<string, UrlRow>(ROW_CACHE_GENERATION);
 
-  private constructor(readonly db: Database.Database) {
+  private constructor(private readonly db: Database.Database) {
     const p = (sql: string): Stmt => db.prepare(sql);
     this.s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
