@@ -456,51 +456,9 @@ export class Crawl {
   }
 
   private async archiveResponse(row: QueuedRow, res: FetchResponse): Promise<void> {
-    const c = this.archive.catalogue;
     const localPath = localPathFor(row.url, res.contentType);
     const kind = documentKind(res.contentType, row.url);
-    let data: Buffer = res.body;
-    let title: string | null = null;
-    if (kind !== 'other') {
-      const inScope = this.frontier.scope.inScope(row.url);
-      const doc = parseDocument(kind, res.body, row.url, res.contentType);
-      title = doc.title;
-      // Links are admitted and recorded first, then the file is written, then the outcome commits:
-      // a committed 'archived' row always has its file, and a kill in between only re-fetches this URL.
-      const original = packOriginal(res.body);
-      data = c.transaction(() => {
-        const r = renderDocument(
-          doc,
-          localPath,
-          this.memo,
-          (link, canonical) =>
-            this.frontier.admit({
-              url: canonical,
-              parentId: row.id,
-              parentDepth: row.depth,
-              sameDepth: false,
-              via: link.kind,
-              requisite: link.requisite,
-              parentInScope: inScope,
-              typeHint: link.typeHint,
-              redirectHops: 0,
-            }),
-          (target, link) => this.memo.plannedTarget(target, link.typeHint),
-        );
-        c.replaceLinks(row.id, r.links);
-        c.putOriginal(row.id, res.contentType, original);
-        return r.data;
-      });
-    }
-    try {
-      await this.archive.mirror.write(localPath, data);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? '';
-      if (!PER_URL_FS_ERRORS.has(code)) throw e;
-      this.failed(row, `cannot save as ${localPath}: ${code}`, res);
-      return;
-    }
-    this.record(row, {
+    const outcome: FetchOutcome = {
       state: 'archived',
       httpStatus: res.status,
       contentType: res.contentType,
@@ -508,9 +466,71 @@ export class Crawl {
       localPath,
       redirectToId: null,
       error: null,
-      title,
+      title: null,
+    };
+    if (kind !== 'other') {
+      if (this.archiveDocument(row, res, kind, outcome) && kind === 'html') this.countPage();
+      return;
+    }
+    try {
+      await this.archive.mirror.write(localPath, res.body);
+    } catch (e) {
+      this.failedToSave(row, res, localPath, e);
+      return;
+    }
+    this.record(row, outcome);
+  }
+
+  /** A file that can't be saved under its name fails that URL only; anything else stops the crawl. */
+  private failedToSave(row: QueuedRow, res: FetchResponse, localPath: string, e: unknown): void {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (!PER_URL_FS_ERRORS.has(code)) throw e;
+    this.failed(row, `cannot save as ${localPath}: ${code}`, res);
+  }
+
+  /**
+   * Parses and rewrites an HTML or CSS document, then in one transaction admits its links, records
+   * them and its original bytes, writes its file and records the outcome: a kill at any point
+   * leaves either all of it or none of it (the file at worst, overwritten when the URL is fetched again).
+   * Returns whether the document was saved.
+   */
+  private archiveDocument(row: QueuedRow, res: FetchResponse, kind: 'html' | 'css', outcome: FetchOutcome): boolean {
+    const c = this.archive.catalogue;
+    const localPath = outcome.localPath!;
+    const inScope = this.frontier.scope.inScope(row.url);
+    const doc = parseDocument(kind, res.body, row.url, res.contentType);
+    const original = packOriginal(res.body);
+    return c.transaction(() => {
+      const r = renderDocument(
+        doc,
+        localPath,
+        this.memo,
+        (link, canonical) =>
+          this.frontier.admit({
+            url: canonical,
+            parentId: row.id,
+            parentDepth: row.depth,
+            sameDepth: false,
+            via: link.kind,
+            requisite: link.requisite,
+            parentInScope: inScope,
+            typeHint: link.typeHint,
+            redirectHops: 0,
+          }),
+        (target, link) => this.memo.plannedTarget(target, link.typeHint),
+      );
+      c.replaceLinks(row.id, r.links);
+      c.putOriginal(row.id, res.contentType, original);
+      try {
+        this.archive.mirror.writeSync(localPath, r.data);
+      } catch (e) {
+        // Its links still stand: they were found, and are crawled like any others.
+        this.failedToSave(row, res, localPath, e);
+        return false;
+      }
+      this.record(row, { ...outcome, title: doc.title });
+      return true;
     });
-    if (kind === 'html') this.countPage();
   }
 
   private countPage(): void {

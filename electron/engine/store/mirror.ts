@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveInside } from '../url/localPath.js';
@@ -24,7 +24,7 @@ export class Mirror {
     return resolveInside(this.root, localPath);
   }
 
-  /** Writes via a temporary sibling and a rename, so a crash never leaves a half file under the final name. */
+  /** Writes via a temporary file and a rename, so a crash never leaves a half file under the final name. */
   async write(localPath: string, data: Buffer | string): Promise<void> {
     const abs = this.absolutePath(localPath);
     const dir = path.dirname(abs);
@@ -32,7 +32,7 @@ export class Mirror {
       await mkdir(dir, { recursive: true });
       this.knownDirs.add(dir);
     }
-    const tmp = path.join(this.tmpDir, `${process.pid}-${this.tmpCounter++}.tmp`);
+    const tmp = this.nextTmp();
     try {
       await writeFile(tmp, data);
       await rename(tmp, abs);
@@ -40,5 +40,30 @@ export class Mirror {
       await rm(tmp, { force: true });
       throw e;
     }
+  }
+
+  /**
+   * The same, synchronously: for small rewritten documents, so their file and their catalogue rows
+   * can commit in one transaction.
+   */
+  writeSync(localPath: string, data: Buffer | string): void {
+    const abs = this.absolutePath(localPath);
+    const dir = path.dirname(abs);
+    if (!this.knownDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.knownDirs.add(dir);
+    }
+    const tmp = this.nextTmp();
+    try {
+      writeFileSync(tmp, data);
+      renameSync(tmp, abs);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  }
+
+  private nextTmp(): string {
+    return path.join(this.tmpDir, `${process.pid}-${this.tmpCounter++}.tmp`);
   }
 }
