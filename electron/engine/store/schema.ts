@@ -36,7 +36,6 @@ CREATE TABLE IF NOT EXISTS urls (
 );
 -- Breadth-first order within a site: depth, then discovery.
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (site, depth, id) WHERE state = 'queued';
-CREATE INDEX IF NOT EXISTS urls_state ON urls (state);
 
 -- Every reference found in a saved document, with what was written for it in the mirror copy
 -- (NULL: left absolute). A mismatch with the target's final local_path means the copy needs redoing.
