@@ -430,6 +430,8 @@ export class Crawl {
       if (target === null) error = `unusable redirect target: ${res.location!.slice(0, 200)}`;
       else if (hops > this.job.fetch.maxRedirects) error = `more than ${this.job.fetch.maxRedirects} redirects`;
       else {
+        // Seeds and their redirect chains are the only URLs at depth 0.
+        if (row.depth === 0) this.frontier.followSeedRedirect(target);
         targetId = this.frontier.admit({
           url: target,
           parentId: row.id,

@@ -5,6 +5,8 @@ import type { Catalogue, UrlRow } from '../store/catalogue.js';
 import { queryVariantKey, trapReason } from '../traps.js';
 import type { ProgressMeter } from './progress.js';
 
+const SEED_REDIRECTS = 'seed_redirects';
+
 export interface Discovery {
   /** Canonical URL. */
   url: string;
@@ -25,7 +27,9 @@ export interface Discovery {
  * Runs inside the caller's transaction.
  */
 export class Frontier {
-  readonly scope: ScopeRules;
+  private scopeRules: ScopeRules;
+  /** Where seeds redirected to: they define the scope as the seeds do. */
+  private readonly seedRedirects: string[];
   /** Set once the page limit is reached: from then on only requisites of saved pages are admitted. */
   pagesLimitReached = false;
 
@@ -35,7 +39,23 @@ export class Frontier {
     private readonly meter: ProgressMeter,
     private readonly onQueued: (site: string) => void,
   ) {
-    this.scope = new ScopeRules(job.scope, job.seeds);
+    this.seedRedirects = JSON.parse(catalogue.getMeta(SEED_REDIRECTS) ?? '[]') as string[];
+    this.scopeRules = new ScopeRules(job.scope, [...job.seeds, ...this.seedRedirects]);
+  }
+
+  get scope(): ScopeRules {
+    return this.scopeRules;
+  }
+
+  /**
+   * A seed that redirects (http to https, example.org to www.example.org) names the site the
+   * archivist meant: its target joins the seeds in defining the scope, for this run and resumes.
+   */
+  followSeedRedirect(target: string): void {
+    if (this.scopeRules.inScope(target)) return;
+    this.seedRedirects.push(target);
+    this.catalogue.setMeta(SEED_REDIRECTS, JSON.stringify(this.seedRedirects));
+    this.scopeRules = new ScopeRules(this.job.scope, [...this.job.seeds, ...this.seedRedirects]);
   }
 
   /** Returns the URL's row (new or existing). */

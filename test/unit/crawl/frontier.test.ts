@@ -89,6 +89,16 @@ describe('Frontier admission', () => {
     assert.equal(c.frontier.admit(css).state, 'queued');
   });
 
+  it('takes the target of a seed redirect into the scope, also after a resume', () => {
+    const moved = 'https://library.uni.test/';
+    assert.equal(ctx.frontier.scope.inScope(moved), false);
+    ctx.frontier.followSeedRedirect(moved);
+    assert.equal(ctx.frontier.admit(link('https://library.uni.test/catalogue/')).state, 'queued');
+    const resumed = new Frontier(parseJob({ seeds: ['https://www.uni.test/library/'] }), ctx.catalogue, ctx.meter, () => {});
+    assert.equal(resumed.scope.inScope('https://library.uni.test/opening-hours.html'), true);
+    assert.equal(resumed.scope.inScope('https://elsewhere.test/'), false);
+  });
+
   it('requeues a URL skipped as out of scope when it turns up as a requisite', () => {
     const asPage = ctx.frontier.admit(link('https://cdn.other.test/banner.jpg'));
     assert.equal(asPage.skip_reason, 'scope');
