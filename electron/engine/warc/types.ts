@@ -1,0 +1,86 @@
+/** An earlier capture of a payload, which a revisit record points back to. */
+export interface OriginalCapture {
+  url: string;
+  date: Date;
+  /** Its response record's id, written as WARC-Refers-To when known. */
+  recordId?: string;
+}
+
+export interface WarcWriterOptions {
+  dir: string;
+  /** File name prefix, e.g. 'harvest': letters, digits, '.', '_' and '-'. */
+  prefix: string;
+  /** A file is finished before a record would take it past this size; default 1 GiB. */
+  maxFileBytes?: number;
+  /** Written as `software` in each file's warcinfo record. */
+  software: string;
+  /** More warcinfo fields (operator, isPartOf, description, robots, ...). */
+  info?: Record<string, string>;
+  /**
+   * Looks a payload digest up among captures made before this writer (the crawl's catalogue), so a
+   * payload seen in an earlier run becomes a revisit too. Asked only when the writer's own memory misses.
+   */
+  seenDigest?: (digest: string) => OriginalCapture | null | Promise<OriginalCapture | null>;
+  /** Bound on the payload digests the writer remembers itself (some 400 bytes each); default 50,000. */
+  maxRememberedDigests?: number;
+}
+
+/** One HTTP exchange as fetched. */
+export interface WarcExchange {
+  url: string;
+  /** When the request started. */
+  date: Date;
+  ip: string | null;
+  /** '1.1' */
+  httpVersion: string;
+  status: number;
+  statusText: string;
+  /** As received, in order, with the server's spelling (latin1 strings). */
+  responseHeaders: readonly (readonly [string, string])[];
+  /** Exactly as received: still content-encoded if it was, chunked framing removed. */
+  payload: Buffer;
+  /** As written on the wire. */
+  requestHeaders: readonly (readonly [string, string])[];
+  /** Default 'GET'. */
+  method?: string;
+  /** The request target as sent: path and query. */
+  path: string;
+}
+
+export interface WarcMetadata {
+  url: string;
+  date: Date;
+  /** The record id (with its angle brackets) of the response it describes. */
+  concurrentTo: string;
+  /** One `outlink: <url> <kind>` line each, as Heritrix writes them. */
+  outlinks: readonly { url: string; kind: string }[];
+}
+
+/** Where a record went: enough to index it (CDX) and to read it back with one ranged read. */
+export interface WarcRecordLocation {
+  /** The file's finished name (no directory), which it has once rolled over or closed. */
+  file: string;
+  /** Where its gzip member starts. */
+  offset: number;
+  /** The gzip member's length. */
+  length: number;
+  /** `<urn:uuid:…>` */
+  recordId: string;
+}
+
+export interface ExchangeLocation extends WarcRecordLocation {
+  /** `sha256:<base32>` of the payload. */
+  payloadDigest: string;
+  /** Set when a revisit record was written instead of a response: the capture it points to. */
+  revisitOf?: OriginalCapture;
+}
+
+/** A damaged tail found and cut off when an unfinished file was reopened. */
+export interface WarcRepair {
+  file: string;
+  /** The file's length after the last complete gzip member, where it was cut. */
+  cutAt: number;
+  bytesCut: number;
+  /** Where the cut bytes were kept, next to the file. */
+  savedAs: string;
+}

@@ -1,0 +1,217 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { GenerationalCache } from '../store/generationalCache.js';
+import { warcDigest } from './digest.js';
+import { WarcError } from './errors.js';
+import { fieldLines, type Field } from './fields.js';
+import { checkPrefix, warcFileName, warcFilesOf, type WarcFileEntry } from './fileNames.js';
+import { newRecordId } from './record.js';
+import { metadataRecord, requestRecord, responseRecord, revisitRecord, warcinfoRecord } from './records.js';
+import { resumeWarc } from './resume.js';
+import type {
+  ExchangeLocation,
+  OriginalCapture,
+  WarcExchange,
+  WarcMetadata,
+  WarcRecordLocation,
+  WarcRepair,
+  WarcWriterOptions,
+} from './types.js';
+import { WarcFile } from './warcFile.js';
+
+const gzipAsync = promisify(gzip);
+
+const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
+const DEFAULT_REMEMBERED_DIGESTS = 50_000;
+
+interface CurrentFile {
+  file: WarcFile;
+  warcinfoId: string;
+  /** Where the records after the warcinfo record start. */
+  recordsStart: number;
+}
+
+type MemberPlace = Omit<WarcRecordLocation, 'recordId'>;
+
+/**
+ * Writes what a crawl fetches as WARC 1.1 files: each record its own gzip member (so a reader can
+ * start at any record's offset), each file opened by a warcinfo record, files finished at
+ * maxFileBytes. Calls are queued and written one after another, so concurrent callers never
+ * interleave bytes; each returns once its records are in the file.
+ *
+ * One writer per directory and prefix at a time (the archive's lock sees to that).
+ */
+export class WarcWriter {
+  readonly #dir: string;
+  readonly #prefix: string;
+  readonly #maxFileBytes: number;
+  readonly #info: readonly Field[];
+  readonly #seenDigest: WarcWriterOptions['seenDigest'];
+  /** Payloads written by this writer or found in the file it resumed: bounded, oldest forgotten first. */
+  readonly #memory: GenerationalCache<string, OriginalCapture>;
+  readonly #repairs: WarcRepair[] = [];
+  #current: CurrentFile | null = null;
+  #nextSerial: number;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closing: Promise<void> | null = null;
+
+  private constructor(opts: WarcWriterOptions, info: readonly Field[], nextSerial: number) {
+    this.#dir = opts.dir;
+    this.#prefix = opts.prefix;
+    this.#maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.#info = info;
+    this.#seenDigest = opts.seenDigest;
+    // Two generations of half the bound each.
+    this.#memory = new GenerationalCache(Math.ceil((opts.maxRememberedDigests ?? DEFAULT_REMEMBERED_DIGESTS) / 2));
+    this.#nextSerial = nextSerial;
+  }
+
+  /**
+   * Opens a writer on a directory. The newest unfinished file of this prefix is resumed once its
+   * damaged tail, if any, is cut off (see `repairs`); older unfinished ones are finished as they are.
+   */
+  static async open(opts: WarcWriterOptions): Promise<WarcWriter> {
+    checkPrefix(opts.prefix);
+    const max = opts.maxFileBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) {
+      throw new WarcError('invalid', `maxFileBytes must be a positive integer: ${max}`);
+    }
+    const info: Field[] = [['software', opts.software], ...Object.entries(opts.info ?? {})];
+    fieldLines(info); // rejects a line break now rather than at the first file
+    await mkdir(opts.dir, { recursive: true });
+    const files = warcFilesOf(opts.prefix, await readdir(opts.dir));
+    const writer = new WarcWriter(opts, info, (files.at(-1)?.serial ?? -1) + 1);
+    await writer.#resume(files.filter((f) => f.open));
+    return writer;
+  }
+
+  /** Damaged tails that were cut off unfinished files when the writer opened. */
+  get repairs(): readonly WarcRepair[] {
+    return this.#repairs;
+  }
+
+  /**
+   * One fetch: a 'response' record, or a 'revisit' (identical-payload-digest profile) when a
+   * non-empty payload with this digest was already archived, then its 'request' record pointing to
+   * it with WARC-Concurrent-To. Returns the response or revisit record's place.
+   */
+  async writeExchange(x: WarcExchange): Promise<ExchangeLocation> {
+    this.#checkOpen();
+    const payloadDigest = warcDigest([x.payload]);
+    return this.#enqueue(async () => {
+      // An empty payload is never worth a revisit: it would save nothing.
+      const dedupable = x.payload.length > 0;
+      const original = dedupable ? await this.#originalOf(payloadDigest) : null;
+      const responseId = newRecordId();
+      const requestId = newRecordId();
+      const [response] = await this.#append((warcinfoId) => [
+        original === null
+          ? responseRecord(x, { id: responseId, warcinfoId }, payloadDigest)
+          : revisitRecord(x, { id: responseId, warcinfoId }, payloadDigest, original),
+        requestRecord(x, { id: requestId, warcinfoId }, responseId),
+      ]);
+      if (original === null && dedupable) {
+        this.#memory.set(payloadDigest, { url: x.url, date: x.date, recordId: responseId });
+      }
+      return { ...response!, recordId: responseId, payloadDigest, ...(original !== null && { revisitOf: original }) };
+    });
+  }
+
+  /** A 'metadata' record concurrent to a response: the outlinks found on the page. */
+  async writeMetadata(m: WarcMetadata): Promise<WarcRecordLocation> {
+    this.#checkOpen();
+    return this.#enqueue(async () => {
+      const id = newRecordId();
+      const [place] = await this.#append((warcinfoId) => [metadataRecord(m, { id, warcinfoId })]);
+      return { ...place!, recordId: id };
+    });
+  }
+
+  /** Waits for queued writes, then finishes the current file. Later writes are refused. */
+  close(): Promise<void> {
+    this.#closing ??= this.#enqueue(() => this.#finishCurrent());
+    return this.#closing;
+  }
+
+  #checkOpen(): void {
+    if (this.#closing !== null) throw new WarcError('closed', 'the WARC writer is closed');
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
+    // One failed write must not stop the ones queued behind it.
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #originalOf(digest: string): Promise<OriginalCapture | null> {
+    return this.#memory.get(digest) ?? (await this.#seenDigest?.(digest)) ?? null;
+  }
+
+  /**
+   * Appends records, each gzipped as its own member, in one write. When they would take the file
+   * past maxFileBytes (and it already holds records) the file is finished first and the records,
+   * which name their file's warcinfo record, are built again for the next one.
+   */
+  async #append(build: (warcinfoId: string) => Buffer[]): Promise<MemberPlace[]> {
+    let current = await this.#currentFile();
+    let members = await gzipEach(build(current.warcinfoId));
+    const bytes = members.reduce((n, m) => n + m.length, 0);
+    if (current.file.size > current.recordsStart && current.file.size + bytes > this.#maxFileBytes) {
+      await this.#finishCurrent();
+      current = await this.#currentFile();
+      members = await gzipEach(build(current.warcinfoId));
+    }
+    let offset = await current.file.append(Buffer.concat(members));
+    return members.map((m) => {
+      const place = { file: current.file.name, offset, length: m.length };
+      offset += m.length;
+      return place;
+    });
+  }
+
+  async #currentFile(): Promise<CurrentFile> {
+    if (this.#current === null) {
+      const name = warcFileName(this.#prefix, new Date(), this.#nextSerial++);
+      this.#current = await this.#begin(await WarcFile.create(this.#dir, name));
+    }
+    return this.#current;
+  }
+
+  /** Writes an empty file's warcinfo record. */
+  async #begin(file: WarcFile): Promise<CurrentFile> {
+    const warcinfoId = newRecordId();
+    await file.append(await gzipAsync(warcinfoRecord(warcinfoId, new Date(), file.name, this.#info)));
+    return { file, warcinfoId, recordsStart: file.size };
+  }
+
+  async #finishCurrent(): Promise<void> {
+    const current = this.#current;
+    this.#current = null;
+    await current?.file.seal();
+  }
+
+  async #resume(unfinished: readonly WarcFileEntry[]): Promise<void> {
+    for (const [i, entry] of unfinished.entries()) {
+      const resumed = await resumeWarc(this.#dir, entry.name, (digest, original) => this.#memory.set(digest, original));
+      if (resumed.repair !== null) this.#repairs.push(resumed.repair);
+      const { file, warcinfoId } = resumed;
+      const newest = i === unfinished.length - 1;
+      if (newest && warcinfoId !== null) {
+        this.#current = { file, warcinfoId, recordsStart: resumed.warcinfoEnd };
+      } else if (newest && file.size === 0) {
+        this.#current = await this.#begin(file);
+      } else if (file.size === 0) {
+        // Nothing survived in it: a finished file with no warcinfo record would only confuse readers.
+        await file.discard();
+      } else {
+        await file.seal();
+      }
+    }
+  }
+}
+
+function gzipEach(records: readonly Buffer[]): Promise<Buffer[]> {
+  return Promise.all(records.map((r) => gzipAsync(r)));
+}
