@@ -92,6 +92,14 @@ export const FetchSettingsSchema = z
   })
   .strict();
 
+export const WarcSettingsSchema = z
+  .object({
+    /** Record every exchange as WARC 1.1 while crawling: the archival record of the harvest. */
+    enabled: z.boolean().default(true),
+    maxFileBytes: positiveInt.default(1024 * 1024 * 1024),
+  })
+  .strict();
+
 export const JobSchema = z
   .object({
     name: z.string().trim().min(1).max(200).default('Untitled harvest'),
@@ -101,6 +109,7 @@ export const JobSchema = z
     politeness: PolitenessSchema.default(PolitenessSchema.parse({})),
     traps: TrapGuardsSchema.default(TrapGuardsSchema.parse({})),
     fetch: FetchSettingsSchema.default(FetchSettingsSchema.parse({})),
+    warc: WarcSettingsSchema.default(WarcSettingsSchema.parse({})),
     /** Fetch images, CSS, scripts, fonts and media from hosts outside the scope so pages look right offline. */
     offsiteRequisites: z.boolean().default(true),
     /** Where the site owner can learn about this crawl; goes into the User-Agent. */
@@ -113,6 +122,7 @@ export type Limits = z.infer<typeof LimitsSchema>;
 export type Politeness = z.infer<typeof PolitenessSchema>;
 export type TrapGuards = z.infer<typeof TrapGuardsSchema>;
 export type FetchSettings = z.infer<typeof FetchSettingsSchema>;
+export type WarcSettings = z.infer<typeof WarcSettingsSchema>;
 export type Job = z.infer<typeof JobSchema>;
 export type JobInput = z.input<typeof JobSchema>;
 

@@ -24,6 +24,7 @@ crawl options:
   --delay-ms <n>                minimum gap between requests to one host (default 0)
   --ignore-robots               do not obey robots.txt (recorded in the archive)
   --no-offsite-requisites       do not fetch images/CSS/scripts from other hosts
+  --no-warc                     do not record WARC files (the mirror only)
   --contact <url>               contact URL sent in the User-Agent
   --max-url-length <n>  --max-path-slashes <n>  --max-segment-repeats <n>
   --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
@@ -80,6 +81,7 @@ const CRAWL_OPTIONS = {
   'delay-ms': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
   'no-offsite-requisites': { type: 'boolean' },
+  'no-warc': { type: 'boolean' },
   contact: { type: 'string' },
   'max-url-length': { type: 'string' },
   'max-path-slashes': { type: 'string' },
@@ -126,6 +128,7 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
     ...(v.name !== undefined && { name: v.name }),
     ...(v.contact !== undefined && { contactUrl: v.contact }),
     offsiteRequisites: !v['no-offsite-requisites'],
+    warc: { enabled: !v['no-warc'] },
     scope: {
       ...(v.scope !== undefined && { mode: v.scope as 'host' }),
       include: v.include ?? [],

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlStats, UrlRecord } from '../../shared/crawl.js';
 import { CLI, linkcheck, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
+import { assertTilesFile, payloadOf, readRaw, sha256Base32 } from '../helpers/warcReadBack.js';
 
 const PAGES = 400;
 
@@ -83,5 +84,32 @@ describe(`harvest crawl of the ${PAGES}-page bench site`, () => {
     const redirect = records.find((r) => r.url === `${site.origin}/old-site/about.html`);
     assert.equal(redirect?.state, 'redirect');
     assert.equal(redirect?.redirectTo, `${site.origin}/about/`);
+  });
+
+  it('records every fetch in a WARC file as it crawls, read back with warcio', async () => {
+    const dir = path.join(archive, 'warc');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.warc.gz'));
+    assert.equal(files.length, 1, `files: ${readdirSync(dir).join(' ')}`);
+    const file = path.join(dir, files[0]!);
+    const records = await readRaw(file);
+    assertTilesFile(records, file);
+    assert.equal(records[0]?.type, 'warcinfo');
+
+    const out = spawnSync(process.execPath, [CLI, 'list', archive, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const fetched = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as UrlRecord)
+      .filter((r) => r.state === 'archived' || r.state === 'redirect' || r.state === 'http-error');
+    const responses = records.filter((r) => r.type === 'response' || r.type === 'revisit');
+    const recorded = new Set(responses.map((r) => r.header('WARC-Target-URI')));
+    for (const r of fetched) assert.ok(recorded.has(r.url), `no WARC record for ${r.url}`);
+    // One record per fetch, plus robots.txt: nothing recorded twice in an uninterrupted crawl.
+    assert.equal(responses.length, fetched.length + 1);
+    assert.equal(records.filter((r) => r.type === 'request').length, responses.length);
+    for (const r of records.filter((x) => x.type === 'response')) {
+      assert.equal(r.header('WARC-Payload-Digest'), sha256Base32(payloadOf(r.block)), r.header('WARC-Target-URI') ?? '');
+    }
+    assert.ok(records.some((r) => r.type === 'metadata'), 'no outlinks recorded');
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { UrlRecord } from '../../shared/crawl.js';
 import { CLI, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
+import { assertTilesFile, readRaw } from '../helpers/warcReadBack.js';
 
 const KILLS = 4;
 
@@ -105,6 +106,21 @@ describe('a crawl killed with SIGKILL at random moments', () => {
       new Map([...m].filter(([f]) => f !== 'index.html' && !/(calendar|search|\/a\/b\/|\/deep\/)/.test(f)));
     assert.deepEqual(comparable(filesB), comparable(filesA));
     assert.ok(![...filesB.keys()].some((f) => f.endsWith('.tmp')), 'a temporary file was left behind');
+
+    // Every WARC record survived the kills whole: a torn tail was cut on resume, not left behind.
+    const warcDir = path.join(killed, 'warc');
+    const warcs = readdirSync(warcDir).filter((f) => f.endsWith('.warc.gz'));
+    assert.ok(warcs.length >= 1);
+    const fetchedUrls = new Set<string>();
+    for (const f of warcs) {
+      const records = await readRaw(path.join(warcDir, f));
+      assertTilesFile(records, path.join(warcDir, f));
+      for (const r of records) if (r.type === 'response' || r.type === 'revisit') fetchedUrls.add(r.header('WARC-Target-URI')!);
+    }
+    for (const [url, entry] of b) {
+      const state = (JSON.parse(entry) as unknown[])[0];
+      if (state === 'archived') assert.ok(fetchedUrls.has(url), `no WARC record for ${url}`);
+    }
 
     const stats = (await site.stats()) as { duplicateRequests: number };
     // Each kill may cost the requests in flight at that moment (2 connections) and robots.txt.

@@ -1,5 +1,5 @@
 import type { CrawlEvent, CrawlState, SkipReason } from '../../../shared/crawl.js';
-import { userAgentFor, type Job } from '../../../shared/job.js';
+import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
@@ -9,7 +9,10 @@ import type { Archive } from '../store/archive.js';
 import type { FetchOutcome, QueuedRow, RobotsRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
+import { exchangeFromFetch } from '../warc/exchange.js';
+import { WarcWriter } from '../warc/writer.js';
 import { documentKind, packOriginal, parseDocument, ReferenceMemo, renderDocument } from './documents.js';
+import type { ParsedDoc } from '../parse/html.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
 import { Frontier } from './frontier.js';
 import { ProgressMeter } from './progress.js';
@@ -90,6 +93,7 @@ export class Crawl {
   private htmlPages: number;
   private settle: ((s: CrawlState) => void) | null = null;
   private fatal: Error | null = null;
+  private warc: WarcWriter | null = null;
 
   constructor(
     private readonly archive: Archive,
@@ -133,7 +137,21 @@ export class Crawl {
   /** Runs until the crawl finishes or is paused; resolves with the state it stopped in. */
   async run(): Promise<CrawlState> {
     if (this.state !== 'new') throw new Error('a Crawl runs once; start a new one to resume');
+    this.state = 'paused';
     const c = this.archive.catalogue;
+    if (this.job.warc.enabled) {
+      this.warc = await WarcWriter.open({
+        dir: this.archive.warcDir,
+        prefix: 'harvest',
+        software: `Harvest/${HARVEST_VERSION}`,
+        maxFileBytes: this.job.warc.maxFileBytes,
+        info: {
+          isPartOf: this.job.name,
+          robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
+          'http-header-user-agent': userAgentFor(this.job),
+        },
+      });
+    }
     c.transaction(() => {
       if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
       c.setMeta('state', 'running');
@@ -326,6 +344,7 @@ export class Crawl {
       row = { http_status: null, body: null, error: `more than ${ROBOTS_MAX_REDIRECTS} redirects` };
       for (let hop = 0; hop <= ROBOTS_MAX_REDIRECTS; hop++) {
         const res = await this.fetcher.fetch(url, { signal: abort.signal });
+        await this.warc?.writeExchange(exchangeFromFetch(res));
         if (res.status >= 300 && res.status < 400 && res.location) {
           url = new URL(res.location, url).href;
           continue;
@@ -403,8 +422,13 @@ export class Crawl {
     } finally {
       this.inFlight.delete(abort);
     }
+    // The WARC record is written before the outcome commits: a kill in between re-fetches the URL
+    // (one extra record) but never leaves an outcome without its record.
+    const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
+    const doc = kind === 'other' ? null : parseDocument(kind, res.body, row.url, res.contentType);
+    await this.recordExchange(res, doc);
     if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
-    else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res);
+    else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res, doc);
     else {
       this.record(row, {
         state: 'http-error',
@@ -418,6 +442,20 @@ export class Crawl {
       });
     }
     this.checkByteLimit();
+  }
+
+  /** Records the exchange in the WARC, with the document's outlinks in a metadata record. */
+  private async recordExchange(res: FetchResponse, doc: ParsedDoc | null): Promise<void> {
+    if (!this.warc) return;
+    const at = await this.warc.writeExchange(exchangeFromFetch(res));
+    if (doc && doc.links.length > 0) {
+      await this.warc.writeMetadata({
+        url: res.url,
+        date: res.startedAt,
+        concurrentTo: at.recordId,
+        outlinks: doc.links.map((l) => ({ url: l.url, kind: l.kind })),
+      });
+    }
   }
 
   private recordRedirect(row: QueuedRow, res: FetchResponse): void {
@@ -457,7 +495,7 @@ export class Crawl {
     });
   }
 
-  private async archiveResponse(row: QueuedRow, res: FetchResponse): Promise<void> {
+  private async archiveResponse(row: QueuedRow, res: FetchResponse, doc: ParsedDoc | null): Promise<void> {
     const localPath = localPathFor(row.url, res.contentType);
     const kind = documentKind(res.contentType, row.url);
     const outcome: FetchOutcome = {
@@ -470,8 +508,8 @@ export class Crawl {
       error: null,
       title: null,
     };
-    if (kind !== 'other') {
-      if (this.archiveDocument(row, res, kind, outcome) && kind === 'html') this.countPage();
+    if (kind !== 'other' && doc) {
+      if (this.archiveDocument(row, res, doc, outcome) && kind === 'html') this.countPage();
       return;
     }
     try {
@@ -496,11 +534,10 @@ export class Crawl {
    * leaves either all of it or none of it (the file at worst, overwritten when the URL is fetched again).
    * Returns whether the document was saved.
    */
-  private archiveDocument(row: QueuedRow, res: FetchResponse, kind: 'html' | 'css', outcome: FetchOutcome): boolean {
+  private archiveDocument(row: QueuedRow, res: FetchResponse, doc: ParsedDoc, outcome: FetchOutcome): boolean {
     const c = this.archive.catalogue;
     const localPath = outcome.localPath!;
     const inScope = this.frontier.scope.inScope(row.url);
-    const doc = parseDocument(kind, res.body, row.url, res.contentType);
     const original = packOriginal(res.body);
     return c.transaction(() => {
       const r = renderDocument(
@@ -625,6 +662,10 @@ export class Crawl {
       final = 'failed';
     } finally {
       await this.fetcher.close().catch(() => {});
+      await this.warc?.close().catch((e: unknown) => {
+        this.fatal ??= e instanceof Error ? e : new Error(String(e));
+        final = 'failed';
+      });
       this.state = final;
       this.emit(this.meter.snapshot(this.elapsedMs(), [], 0));
       this.emit({

@@ -7,6 +7,8 @@ import { Mirror } from './mirror.js';
 
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const MIRROR_DIR = 'mirror';
+/** WARC files recorded during the crawl. */
+export const WARC_DIR = 'warc';
 /** Files being written, renamed into the mirror when complete. */
 export const TMP_DIR = '.partial';
 
@@ -64,6 +66,10 @@ export class Archive {
     }
     const job = parseJob(JSON.parse(raw));
     return new Archive(abs, catalogue, mirrorOf(abs, { writable: !opts.readonly }), job);
+  }
+
+  get warcDir(): string {
+    return path.join(this.dir, WARC_DIR);
   }
 
   close(): void {

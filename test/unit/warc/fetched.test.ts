@@ -8,7 +8,7 @@ import { exchangeFromFetch } from '../../../electron/engine/warc/exchange.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { fetcherOptions, startRawServer, type TestServer } from '../fetch/fixtures.js';
 import { tempDir, warcFiles } from './fixtures.js';
-import { assertTilesFile, headOf, payloadOf, readHttp, readRaw, sha256Base32, type RawRecord } from './readBack.js';
+import { assertTilesFile, headOf, payloadOf, readHttp, readRaw, sha256Base32, type RawRecord } from '../../helpers/warcReadBack.js';
 
 const HTML = '<!doctype html><title>Caf\u00e9</title><p>Fetched over the wire.</p>';
 

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { OPEN_SUFFIX } from '../../../electron/engine/warc/fileNames.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { exchange, noise, tempDir, warcFiles } from './fixtures.js';
-import { assertTilesFile, payloadOf, readRaw, type RawRecord } from './readBack.js';
+import { assertTilesFile, payloadOf, readRaw, type RawRecord } from '../../helpers/warcReadBack.js';
 
 /**
  * A writer's unfinished file as a killed process leaves it: copied while the writer still has it

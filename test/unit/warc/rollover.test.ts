@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ExchangeLocation } from '../../../electron/engine/warc/types.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { exchange, noise, tempDir, warcFiles } from './fixtures.js';
-import { assertTilesFile, payloadOf, readRaw, type RawRecord } from './readBack.js';
+import { assertTilesFile, payloadOf, readRaw, type RawRecord } from '../../helpers/warcReadBack.js';
 
 const MAX = 4000;
 

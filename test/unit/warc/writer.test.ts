@@ -7,7 +7,7 @@ import { WarcError } from '../../../electron/engine/warc/errors.js';
 import type { ExchangeLocation, WarcExchange } from '../../../electron/engine/warc/types.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { exchange, noise, tempDir, warcFiles } from './fixtures.js';
-import { assertTilesFile, headOf, payloadOf, readHttp, readRaw, sha256Base32, type RawRecord } from './readBack.js';
+import { assertTilesFile, headOf, payloadOf, readHttp, readRaw, sha256Base32, type RawRecord } from '../../helpers/warcReadBack.js';
 
 const HTML = '<!doctype html><title>Home</title><p>Welcome to the library.</p>';
 
