@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
+import { SKIP_REASONS, URL_STATES } from './crawl.js';
+import type { Job, JobIssue } from './job.js';
+
+/**
+ * The one contract between the engine's host (Electron main, or the `harvest serve` web host) and
+ * the renderer: every command with the schema of its arguments (checked on the host side, since the
+ * renderer is not trusted) and the type of its result, plus the events the host pushes.
+ * Electron's preload and the web transport both derive their typed `api` object from this table.
+ */
+
+/** What the archivist sees of a job's life. 'interrupted': the app stopped without checkpointing (a crash); offered for resume. */
+export const JOB_STATUSES = ['new', 'running', 'pausing', 'paused', 'interrupted', 'finished', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface JobSummary {
+  id: string;
+  /** The job's settings with every default filled in. */
+  job: Job;
+  /** Absolute path of the archive folder the job writes. */
+  archiveDir: string;
+  status: JobStatus;
+  /** Why the last run failed, when status is 'failed'. */
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Counters from the catalogue (null before the first run). */
+  counts: CrawlCounts | null;
+  /** Crawl time summed over runs, pauses excluded. */
+  durationMs: number;
+}
+
+export interface ArchiveSummary {
+  jobId: string;
+  name: string;
+  seeds: string[];
+  archiveDir: string;
+  createdAt: string;
+  finishedAt: string | null;
+  status: JobStatus;
+  pages: number;
+  bytesOnDisk: number;
+}
+
+export interface PageRow {
+  url: string;
+  title: string | null;
+  /** Path inside the mirror, '/'-separated. */
+  localPath: string;
+}
+
+export interface Paged<T> {
+  total: number;
+  rows: T[];
+}
+
+export interface AppInfo {
+  version: string;
+  /** The per-user folder holding jobs and, by default, archives. */
+  dataDir: string;
+  /** Job settings with every default, for the job form. */
+  defaults: Omit<Job, 'seeds'>;
+  /** What the host can do beyond the common commands: the web host has no native dialogs. */
+  host: 'electron' | 'web';
+}
+
+const id = z.string().min(1).max(100);
+const pageArgs = {
+  offset: z.number().int().nonnegative().default(0),
+  limit: z.number().int().positive().max(1000).default(200),
+};
+
+/** Job settings cross the boundary as unvalidated input; the host parses them with parseJob and answers with issues. */
+const jobInput = z.record(z.string(), z.unknown());
+
+export const COMMANDS = {
+  'app.info': { args: z.object({}).strict() },
+  /** Echoes its argument: for measuring the round trip. */
+  'app.ping': { args: z.object({ sentAtMs: z.number() }).strict() },
+  'jobs.list': { args: z.object({}).strict() },
+  'jobs.create': { args: z.object({ job: jobInput, archiveDir: z.string().min(1).optional() }).strict() },
+  'jobs.update': { args: z.object({ id, job: jobInput }).strict() },
+  'jobs.duplicate': { args: z.object({ id }).strict() },
+  'jobs.delete': { args: z.object({ id, deleteArchive: z.boolean() }).strict() },
+  'jobs.start': { args: z.object({ id }).strict() },
+  'jobs.pause': { args: z.object({ id }).strict() },
+  'jobs.resume': { args: z.object({ id }).strict() },
+  'jobs.cancel': { args: z.object({ id }).strict() },
+  'jobs.stats': { args: z.object({ id }).strict() },
+  'jobs.urls': {
+    args: z
+      .object({
+        id,
+        ...pageArgs,
+        state: z.enum(URL_STATES).optional(),
+        skipReason: z.enum(SKIP_REASONS).optional(),
+        search: z.string().max(2000).optional(),
+      })
+      .strict(),
+  },
+  'archives.list': { args: z.object({}).strict() },
+  'archives.pages': { args: z.object({ id, ...pageArgs, search: z.string().max(2000).optional() }).strict() },
+  'archives.reveal': { args: z.object({ id }).strict() },
+  'archives.openInBrowser': { args: z.object({ id }).strict() },
+  'dialog.chooseFolder': { args: z.object({ title: z.string().max(200).optional() }).strict() },
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandArgs<C extends CommandName> = z.input<(typeof COMMANDS)[C]['args']>;
+export type ParsedArgs<C extends CommandName> = z.output<(typeof COMMANDS)[C]['args']>;
+
+export interface CommandResults {
+  'app.info': AppInfo;
+  'app.ping': { sentAtMs: number };
+  'jobs.list': JobSummary[];
+  'jobs.create': JobSummary;
+  'jobs.update': JobSummary;
+  'jobs.duplicate': JobSummary;
+  'jobs.delete': null;
+  'jobs.start': JobSummary;
+  'jobs.pause': JobSummary;
+  'jobs.resume': JobSummary;
+  'jobs.cancel': JobSummary;
+  'jobs.stats': CrawlStats;
+  'jobs.urls': Paged<UrlRecord>;
+  'archives.list': ArchiveSummary[];
+  'archives.pages': Paged<PageRow>;
+  /** The folder's path (the web host cannot open a file manager on the archivist's screen, so it returns it to show). */
+  'archives.reveal': { path: string };
+  'archives.openInBrowser': { path: string };
+  /** null when cancelled, or on the web host, which has no native dialog. */
+  'dialog.chooseFolder': { path: string | null };
+}
+
+export type CommandResult<C extends CommandName> = CommandResults[C];
+
+export type ErrorCode = 'invalid-args' | 'invalid-job' | 'not-found' | 'conflict' | 'unsupported' | 'internal';
+
+/** A failed command. 'invalid-job' carries the issues to show beside the form's fields. */
+export interface CommandError {
+  code: ErrorCode;
+  message: string;
+  issues?: JobIssue[];
+}
+
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: CommandError };
+
+/** Pushed by the host. URL events are batched so a full-speed crawl costs one message per progress tick. */
+export type HostEvent =
+  | { type: 'job'; job: JobSummary }
+  | { type: 'job-deleted'; id: string }
+  | { type: 'progress'; id: string; progress: ProgressEvent }
+  | { type: 'urls'; id: string; events: UrlEvent[] };
+
+/** The typed API the renderer calls; the preload and the web transport both implement it. */
+export type HarvestApi = {
+  [C in CommandName]: (args: CommandArgs<C>) => Promise<Reply<CommandResult<C>>>;
+} & {
+  /** Subscribes to host events; returns the unsubscribe function. */
+  onEvent(listener: (e: HostEvent) => void): () => void;
+};
+
+/** Validates a command's arguments on the host side. */
+export function parseArgs<C extends CommandName>(
+  command: C,
+  args: unknown,
+): { ok: true; value: ParsedArgs<C> } | { ok: false; error: CommandError } {
+  const r = COMMANDS[command].args.safeParse(args ?? {});
+  if (r.success) return { ok: true, value: r.data as ParsedArgs<C> };
+  return {
+    ok: false,
+    error: { code: 'invalid-args', message: `${command}: ${r.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` },
+  };
+}
+
+export function isCommandName(s: unknown): s is CommandName {
+  return typeof s === 'string' && Object.hasOwn(COMMANDS, s);
+}
