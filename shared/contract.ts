@@ -63,6 +63,11 @@ export interface AppInfo {
   defaults: Omit<Job, 'seeds'>;
   /** What the host can do beyond the common commands: the web host has no native dialogs. */
   host: 'electron' | 'web';
+  /**
+   * URL prefix under which `<jobId>/<localPath>` serves a file of that job's mirror to the in-app
+   * viewer: a custom protocol in Electron, a token-guarded path on the web host. Never file://.
+   */
+  viewerBase: string;
 }
 
 const id = z.string().min(1).max(100);
@@ -101,6 +106,8 @@ export const COMMANDS = {
   },
   'archives.list': { args: z.object({}).strict() },
   'archives.pages': { args: z.object({ id, ...pageArgs, search: z.string().max(2000).optional() }).strict() },
+  /** The page saved at a mirror path, so the viewer can show the original URL of what it displays. */
+  'archives.lookup': { args: z.object({ id, localPath: z.string().max(4000) }).strict() },
   'archives.reveal': { args: z.object({ id }).strict() },
   'archives.openInBrowser': { args: z.object({ id }).strict() },
   'dialog.chooseFolder': { args: z.object({ title: z.string().max(200).optional() }).strict() },
@@ -126,6 +133,7 @@ export interface CommandResults {
   'jobs.urls': Paged<UrlRecord>;
   'archives.list': ArchiveSummary[];
   'archives.pages': Paged<PageRow>;
+  'archives.lookup': PageRow | null;
   /** The folder's path (the web host cannot open a file manager on the archivist's screen, so it returns it to show). */
   'archives.reveal': { path: string };
   'archives.openInBrowser': { path: string };

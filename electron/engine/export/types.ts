@@ -1,0 +1,21 @@
+import type { DublinCore, ExportProgress } from '../../../shared/metadata.js';
+import type { Archive } from '../store/archive.js';
+
+export interface ExportOptions {
+  metadata: DublinCore;
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExportResult {
+  /** The file or folder written (atomically: it appears under this name only once complete). */
+  path: string;
+  bytes: number;
+  files: number;
+}
+
+/**
+ * Every export format is one function of this shape. It reads a closed or read-only archive, streams
+ * (memory stays flat whatever the archive's size) and never leaves a partial file under `outPath`.
+ */
+export type Exporter = (archive: Archive, outPath: string, opts: ExportOptions) => Promise<ExportResult>;
