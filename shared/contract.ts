@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
 import type { Job, JobIssue } from './job.js';
+import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress } from './metadata.js';
 
 /**
  * The one contract between the engine's host (Electron main, or the `harvest serve` web host) and
@@ -111,6 +112,20 @@ export const COMMANDS = {
   'archives.reveal': { args: z.object({ id }).strict() },
   'archives.openInBrowser': { args: z.object({ id }).strict() },
   'dialog.chooseFolder': { args: z.object({ title: z.string().max(200).optional() }).strict() },
+  /** Where a new export goes: the native save dialog, or null (cancelled, or the web host). */
+  'dialog.chooseExportPath': { args: z.object({ id, format: z.enum(EXPORT_FORMATS) }).strict() },
+  'archives.getMetadata': { args: z.object({ id }).strict() },
+  'archives.setMetadata': { args: z.object({ id, metadata: DublinCoreSchema }).strict() },
+  /**
+   * Starts an export of a job's archive (not while it runs); progress and the outcome arrive as
+   * 'export' events. Without outPath the host picks a fresh name in the archive's parent folder.
+   */
+  'archives.export': {
+    args: z
+      .object({ id, format: z.enum(EXPORT_FORMATS), outPath: z.string().min(1).max(4000).optional(), includeMirror: z.boolean().default(false) })
+      .strict(),
+  },
+  'exports.cancel': { args: z.object({ exportId: id }).strict() },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -139,6 +154,24 @@ export interface CommandResults {
   'archives.openInBrowser': { path: string };
   /** null when cancelled, or on the web host, which has no native dialog. */
   'dialog.chooseFolder': { path: string | null };
+  'dialog.chooseExportPath': { path: string | null };
+  'archives.getMetadata': DublinCore;
+  'archives.setMetadata': DublinCore;
+  'archives.export': ExportStatus;
+  'exports.cancel': ExportStatus;
+}
+
+/** One export's life, pushed as 'export' events while it runs. */
+export interface ExportStatus {
+  exportId: string;
+  jobId: string;
+  format: ExportFormat;
+  outPath: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  progress: ExportProgress;
+  /** Set when done: bytes and files written. */
+  result: { bytes: number; files: number } | null;
+  error: string | null;
 }
 
 export type CommandResult<C extends CommandName> = CommandResults[C];
@@ -159,7 +192,8 @@ export type HostEvent =
   | { type: 'job'; job: JobSummary }
   | { type: 'job-deleted'; id: string }
   | { type: 'progress'; id: string; progress: ProgressEvent }
-  | { type: 'urls'; id: string; events: UrlEvent[] };
+  | { type: 'urls'; id: string; events: UrlEvent[] }
+  | { type: 'export'; export: ExportStatus };
 
 /** The typed API the renderer calls; the preload and the web transport both implement it. */
 export type HarvestApi = {

@@ -5,6 +5,8 @@ export interface ExportOptions {
   metadata: DublinCore;
   onProgress?: (p: ExportProgress) => void;
   signal?: AbortSignal;
+  /** BagIt only: put the browsable mirror in the payload beside the WACZ. */
+  includeMirror?: boolean;
 }
 
 export interface ExportResult {
