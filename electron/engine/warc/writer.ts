@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gzip, gzipSync, type ZlibOptions } from 'node:zlib';
 import { GenerationalCache } from '../store/generationalCache.js';
 import { warcDigest } from './digest.js';
 import { WarcError } from './errors.js';
@@ -21,6 +21,15 @@ import type {
 import { WarcFile } from './warcFile.js';
 
 const gzipAsync = promisify(gzip);
+
+/**
+ * Level 1: most payloads arrive content-encoded or are images, so a higher level costs several
+ * times the CPU for a few percent. Records up to SYNC_GZIP_BYTES are compressed on the calling
+ * thread: for them the thread-pool round trip and stream machinery of async gzip cost more than
+ * the compression itself; larger ones go to the pool so a big download never blocks the crawl loop.
+ */
+const GZIP_OPTIONS: ZlibOptions = { level: 1 };
+const SYNC_GZIP_BYTES = 256 * 1024;
 
 const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
 const DEFAULT_REMEMBERED_DIGESTS = 50_000;
@@ -182,7 +191,7 @@ export class WarcWriter {
   /** Writes an empty file's warcinfo record. */
   async #begin(file: WarcFile): Promise<CurrentFile> {
     const warcinfoId = newRecordId();
-    await file.append(await gzipAsync(warcinfoRecord(warcinfoId, new Date(), file.name, this.#info)));
+    await file.append(await gzipMember(warcinfoRecord(warcinfoId, new Date(), file.name, this.#info)));
     return { file, warcinfoId, recordsStart: file.size };
   }
 
@@ -213,5 +222,9 @@ export class WarcWriter {
 }
 
 function gzipEach(records: readonly Buffer[]): Promise<Buffer[]> {
-  return Promise.all(records.map((r) => gzipAsync(r)));
+  return Promise.all(records.map(gzipMember));
+}
+
+async function gzipMember(record: Buffer): Promise<Buffer> {
+  return record.length <= SYNC_GZIP_BYTES ? gzipSync(record, GZIP_OPTIONS) : gzipAsync(record, GZIP_OPTIONS);
 }
