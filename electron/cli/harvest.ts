@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { JobValidationError, parseJob, type JobInput } from '../../shared/job.js';
+import { JobValidationError, parseJob, type Job, type JobInput } from '../../shared/job.js';
 import { Crawl } from '../engine/crawl/crawl.js';
 import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { admitSeedList, firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
+import { EventLog } from './eventLog.js';
 import { ProgressLine } from './progressLine.js';
 
 const USAGE = `usage:
   harvest crawl <url>... --out <archive-dir> [options]
-  harvest resume <archive-dir> [--quiet]
+  harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
 
 crawl options:
+  --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
   --name <text>                 name of the harvest
   --scope host|domain|prefix    what counts as the site (default host)
   --include <regex>             also crawl URLs matching (repeatable)
@@ -30,6 +33,7 @@ crawl options:
   --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
   --max-response-bytes <n>  --deadline-ms <n>          per-request limits
   --quiet                       no progress line
+  --events-jsonl <file>         append every crawl event to <file>, one JSON line each
 Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
 
 class UsageError extends Error {}
@@ -90,7 +94,9 @@ const CRAWL_OPTIONS = {
   'max-query-variants': { type: 'string' },
   'max-response-bytes': { type: 'string' },
   'deadline-ms': { type: 'string' },
+  'seeds-file': { type: 'string' },
   quiet: { type: 'boolean' },
+  'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
@@ -107,8 +113,8 @@ function int(v: string | undefined, flag: string): number | undefined {
   return Number(v);
 }
 
-function checkSeeds(urls: string[]): void {
-  if (urls.length === 0) throw new UsageError('crawl needs at least one seed URL');
+function checkSeeds(urls: string[], seedsFile: string | undefined): void {
+  if (urls.length === 0 && seedsFile === undefined) throw new UsageError('crawl needs at least one seed URL');
   for (const u of urls) {
     let ok = false;
     try {
@@ -165,9 +171,23 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
   };
 }
 
-async function runCrawl(archive: Archive, quiet: boolean): Promise<number> {
+function openEventLog(file: string | undefined): EventLog | null {
+  if (file === undefined) return null;
+  try {
+    return new EventLog(file);
+  } catch (e) {
+    throw new UsageError(`--events-jsonl: cannot open ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | null): Promise<number> {
   const line = new ProgressLine(process.stderr, quiet);
-  const crawl = new Crawl(archive, { onEvent: (e) => line.update(e) });
+  const crawl = new Crawl(archive, {
+    onEvent: (e) => {
+      line.update(e);
+      events?.write(e);
+    },
+  });
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
@@ -198,6 +218,7 @@ async function runCrawl(archive: Archive, quiet: boolean): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     archive.close();
+    await events?.close();
   }
 }
 
@@ -206,15 +227,28 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'crawl': {
       const { values, positionals } = parse(rest, CRAWL_OPTIONS);
-      checkSeeds(positionals);
+      const seedsFile = values['seeds-file'];
+      checkSeeds(positionals, seedsFile);
       if (!values.out) throw new UsageError('crawl needs --out <archive-dir>');
-      const job = parseJob(jobFromFlags(positionals, values));
-      return runCrawl(Archive.create(values.out, job), values.quiet ?? false);
+      const events = openEventLog(values['events-jsonl']);
+      const input = jobFromFlags(positionals, values);
+      let job: Job;
+      if (seedsFile === undefined) job = parseJob(input);
+      else {
+        // The list is streamed, never held: read to validate it and find the few seeds that define
+        // the scope (kept in the job), then again to queue every URL once the archive exists.
+        const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
+        job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
+      }
+      const archive = Archive.create(values.out, job);
+      if (seedsFile !== undefined) await admitSeedList(seedsFile, job, archive.catalogue);
+      return runCrawl(archive, values.quiet ?? false, events);
     }
     case 'resume': {
-      const { values, positionals } = parse(rest, { quiet: { type: 'boolean' } });
+      const { values, positionals } = parse(rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
       if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>');
-      return runCrawl(Archive.open(positionals[0]!), values.quiet ?? false);
+      const events = openEventLog(values['events-jsonl']);
+      return runCrawl(Archive.open(positionals[0]!), values.quiet ?? false, events);
     }
     case 'stats': {
       const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
@@ -280,6 +314,7 @@ main(process.argv.slice(2)).then(
     const usage = e instanceof UsageError;
     const known =
       usage ||
+      e instanceof SeedListError ||
       e instanceof ArchiveUsageError ||
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
