@@ -73,6 +73,14 @@ export interface LinkRow {
   written: string | null;
 }
 
+/** Where a payload was first recorded in the archive's WARC files. */
+export interface PayloadCapture {
+  url: string;
+  date: Date;
+  /** Its response record's id, `<urn:uuid:…>`. */
+  recordId: string;
+}
+
 export interface RobotsRow {
   http_status: number | null;
   body: string | null;
@@ -139,6 +147,8 @@ export class Catalogue {
       ),
       putOriginal: p('INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)'),
       getOriginal: p('SELECT content_type, body FROM originals WHERE url_id = ?'),
+      captureByDigest: p('SELECT url, date, record_id FROM payload_captures WHERE digest = ?'),
+      putCapture: p('INSERT OR IGNORE INTO payload_captures (digest, url, date, record_id) VALUES (?, ?, ?, ?)'),
       countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
       countBySkip: p("SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' GROUP BY skip_reason"),
       bytesTotal: p('SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL'),
@@ -344,6 +354,17 @@ export class Catalogue {
 
   getOriginal(urlId: number): { content_type: string | null; body: Buffer } | undefined {
     return this.s.getOriginal!.get(urlId) as { content_type: string | null; body: Buffer } | undefined;
+  }
+
+  /** The first capture recorded for a payload digest, if any (the original a revisit points to). */
+  captureByDigest(digest: string): PayloadCapture | null {
+    const r = this.s.captureByDigest!.get(digest) as { url: string; date: string; record_id: string } | undefined;
+    return r ? { url: r.url, date: new Date(r.date), recordId: r.record_id } : null;
+  }
+
+  /** Remembers a payload's first capture; a digest already known keeps its first one. */
+  putCapture(digest: string, capture: PayloadCapture): void {
+    this.s.putCapture!.run(digest, capture.url, capture.date.toISOString(), capture.recordId);
   }
 
   countByState(): Record<UrlState, number> {
