@@ -6,6 +6,8 @@ import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { ExportUsageError } from '../engine/export/errors.js';
+import { ExportArgsError, runExport } from './export.js';
 import { ProgressLine } from './progressLine.js';
 
 const USAGE = `usage:
@@ -13,6 +15,7 @@ const USAGE = `usage:
   harvest resume <archive-dir> [--quiet]
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
+  harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
 
 crawl options:
   --name <text>                 name of the harvest
@@ -255,6 +258,8 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'export':
+      return runExport(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -277,12 +282,13 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    const usage = e instanceof UsageError;
+    const usage = e instanceof UsageError || e instanceof ExportArgsError;
     const known =
       usage ||
       e instanceof ArchiveUsageError ||
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
+      e instanceof ExportUsageError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);

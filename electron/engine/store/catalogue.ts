@@ -81,6 +81,13 @@ export interface PayloadCapture {
   recordId: string;
 }
 
+export interface PageRow {
+  url: string;
+  title: string | null;
+  /** ISO 8601, when its outcome was recorded. */
+  fetchedAt: string;
+}
+
 export interface RobotsRow {
   http_status: number | null;
   body: string | null;
@@ -385,6 +392,24 @@ export class Catalogue {
 
   htmlPagesArchived(): number {
     return (this.s.htmlArchived!.get() as { n: number }).n;
+  }
+
+  /** A URL's title and fetch time, if it was fetched. */
+  pageOf(url: string): PageRow | null {
+    const r = this.db
+      .prepare('SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE url = ? AND fetched_at IS NOT NULL')
+      .get(url) as PageRow | undefined;
+    return r ?? null;
+  }
+
+  /** Archived HTML pages in discovery order, streamed (what a WACZ's page list holds). */
+  *iterateHtmlPages(): Generator<PageRow> {
+    const stmt = this.db.prepare(
+      `SELECT url, title, fetched_at AS fetchedAt FROM urls
+       WHERE state = 'archived' AND (content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')
+       ORDER BY id`,
+    );
+    yield* stmt.iterate() as Iterable<PageRow>;
   }
 
   /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */
