@@ -8,6 +8,8 @@ import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue
 import { readStats } from '../engine/store/stats.js';
 import { admitSeedList, firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
+import { ExportUsageError } from '../engine/export/errors.js';
+import { ExportArgsError, runExport } from './export.js';
 import { ProgressLine } from './progressLine.js';
 
 const USAGE = `usage:
@@ -15,6 +17,7 @@ const USAGE = `usage:
   harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
+  harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
 
 crawl options:
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
@@ -289,6 +292,8 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'export':
+      return runExport(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -311,13 +316,14 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    const usage = e instanceof UsageError;
+    const usage = e instanceof UsageError || e instanceof ExportArgsError;
     const known =
       usage ||
       e instanceof SeedListError ||
       e instanceof ArchiveUsageError ||
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
+      e instanceof ExportUsageError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);

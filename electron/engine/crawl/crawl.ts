@@ -145,6 +145,9 @@ export class Crawl {
         prefix: 'harvest',
         software: `Harvest/${HARVEST_VERSION}`,
         maxFileBytes: this.job.warc.maxFileBytes,
+        // Payloads recorded in earlier runs become revisits too.
+        seenDigest: (digest) => c.captureByDigest(digest),
+        onOriginal: (digest, capture) => c.putCapture(digest, capture),
         info: {
           isPartOf: this.job.name,
           robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',

@@ -73,6 +73,21 @@ export interface LinkRow {
   written: string | null;
 }
 
+/** Where a payload was first recorded in the archive's WARC files. */
+export interface PayloadCapture {
+  url: string;
+  date: Date;
+  /** Its response record's id, `<urn:uuid:…>`. */
+  recordId: string;
+}
+
+export interface PageRow {
+  url: string;
+  title: string | null;
+  /** ISO 8601, when its outcome was recorded. */
+  fetchedAt: string;
+}
+
 export interface RobotsRow {
   http_status: number | null;
   body: string | null;
@@ -139,6 +154,8 @@ export class Catalogue {
       ),
       putOriginal: p('INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)'),
       getOriginal: p('SELECT content_type, body FROM originals WHERE url_id = ?'),
+      captureByDigest: p('SELECT url, date, record_id FROM payload_captures WHERE digest = ?'),
+      putCapture: p('INSERT OR IGNORE INTO payload_captures (digest, url, date, record_id) VALUES (?, ?, ?, ?)'),
       countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
       countBySkip: p("SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' GROUP BY skip_reason"),
       bytesTotal: p('SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL'),
@@ -346,6 +363,17 @@ export class Catalogue {
     return this.s.getOriginal!.get(urlId) as { content_type: string | null; body: Buffer } | undefined;
   }
 
+  /** The first capture recorded for a payload digest, if any (the original a revisit points to). */
+  captureByDigest(digest: string): PayloadCapture | null {
+    const r = this.s.captureByDigest!.get(digest) as { url: string; date: string; record_id: string } | undefined;
+    return r ? { url: r.url, date: new Date(r.date), recordId: r.record_id } : null;
+  }
+
+  /** Remembers a payload's first capture; a digest already known keeps its first one. */
+  putCapture(digest: string, capture: PayloadCapture): void {
+    this.s.putCapture!.run(digest, capture.url, capture.date.toISOString(), capture.recordId);
+  }
+
   countByState(): Record<UrlState, number> {
     const out: Record<UrlState, number> = { queued: 0, archived: 0, redirect: 0, 'http-error': 0, failed: 0, skipped: 0 };
     for (const r of this.s.countByState!.all() as { state: UrlState; n: number }[]) out[r.state] = r.n;
@@ -364,6 +392,24 @@ export class Catalogue {
 
   htmlPagesArchived(): number {
     return (this.s.htmlArchived!.get() as { n: number }).n;
+  }
+
+  /** A URL's title and fetch time, if it was fetched. */
+  pageOf(url: string): PageRow | null {
+    const r = this.db
+      .prepare('SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE url = ? AND fetched_at IS NOT NULL')
+      .get(url) as PageRow | undefined;
+    return r ?? null;
+  }
+
+  /** Archived HTML pages in discovery order, streamed (what a WACZ's page list holds). */
+  *iterateHtmlPages(): Generator<PageRow> {
+    const stmt = this.db.prepare(
+      `SELECT url, title, fetched_at AS fetchedAt FROM urls
+       WHERE state = 'archived' AND (content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')
+       ORDER BY id`,
+    );
+    yield* stmt.iterate() as Iterable<PageRow>;
   }
 
   /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */

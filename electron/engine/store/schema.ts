@@ -70,4 +70,13 @@ CREATE TABLE IF NOT EXISTS originals (
   content_type TEXT,
   body BLOB NOT NULL
 );
+
+-- The first capture of each payload digest (sha256:<base32>) recorded in the WARC files, so an
+-- identical payload met in a later run is written as a revisit pointing back to it.
+CREATE TABLE IF NOT EXISTS payload_captures (
+  digest TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  date TEXT NOT NULL,
+  record_id TEXT NOT NULL
+);
 `;

@@ -21,6 +21,11 @@ export interface WarcWriterOptions {
    * payload seen in an earlier run becomes a revisit too. Asked only when the writer's own memory misses.
    */
   seenDigest?: (digest: string) => OriginalCapture | null | Promise<OriginalCapture | null>;
+  /**
+   * Told of every original (non-revisit) capture of a non-empty payload once its record is in the
+   * file, so it can be kept for `seenDigest` in later runs.
+   */
+  onOriginal?: (digest: string, capture: Required<OriginalCapture>) => void;
   /** Bound on the payload digests the writer remembers itself (some 400 bytes each); default 50,000. */
   maxRememberedDigests?: number;
 }

@@ -57,6 +57,7 @@ export class WarcWriter {
   readonly #maxFileBytes: number;
   readonly #info: readonly Field[];
   readonly #seenDigest: WarcWriterOptions['seenDigest'];
+  readonly #onOriginal: WarcWriterOptions['onOriginal'];
   /** Payloads written by this writer or found in the file it resumed: bounded, oldest forgotten first. */
   readonly #memory: GenerationalCache<string, OriginalCapture>;
   readonly #repairs: WarcRepair[] = [];
@@ -71,6 +72,7 @@ export class WarcWriter {
     this.#maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.#info = info;
     this.#seenDigest = opts.seenDigest;
+    this.#onOriginal = opts.onOriginal;
     // Two generations of half the bound each.
     this.#memory = new GenerationalCache(Math.ceil((opts.maxRememberedDigests ?? DEFAULT_REMEMBERED_DIGESTS) / 2));
     this.#nextSerial = nextSerial;
@@ -121,7 +123,9 @@ export class WarcWriter {
         requestRecord(x, { id: requestId, warcinfoId }, responseId),
       ]);
       if (original === null && dedupable) {
-        this.#memory.set(payloadDigest, { url: x.url, date: x.date, recordId: responseId });
+        const capture = { url: x.url, date: x.date, recordId: responseId };
+        this.#memory.set(payloadDigest, capture);
+        this.#onOriginal?.(payloadDigest, capture);
       }
       return { ...response!, recordId: responseId, payloadDigest, ...(original !== null && { revisitOf: original }) };
     });

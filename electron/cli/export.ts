@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../shared/metadata.js';
+import type { Exporter } from '../engine/export/types.js';
+import { exportWacz } from '../engine/export/wacz.js';
+import { exportWarc } from '../engine/export/warcConcat.js';
+import { Archive } from '../engine/store/archive.js';
+import { readMetadata } from '../engine/store/metadata.js';
+
+/** Input the user can fix; the CLI prints it and exits 2. */
+export class ExportArgsError extends Error {}
+
+/** Exporters by format; the ones built elsewhere are added where they land. */
+const EXPORTERS: Partial<Record<ExportFormat, Exporter>> = {
+  wacz: exportWacz,
+  warc: exportWarc,
+};
+
+const BAR_WIDTH = 24;
+const PLAIN_EVERY_MS = 5_000;
+
+/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]` */
+export async function runExport(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        'include-mirror': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw new ExportArgsError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new ExportArgsError('export needs exactly one <archive-dir>');
+  const format = values.format;
+  if (format === undefined || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new ExportArgsError(`export needs --format ${EXPORT_FORMATS.join('|')}`);
+  }
+  if (!values.out) throw new ExportArgsError('export needs --out <path>');
+  const exporter = EXPORTERS[format as ExportFormat];
+  if (exporter === undefined) throw new ExportArgsError(`format ${format} is not available yet`);
+
+  const archive = Archive.open(positionals[0]!, { readonly: true });
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const bar = new ExportProgressBar(process.stderr, values.quiet ?? false);
+  try {
+    const result = await exporter(archive, values.out, {
+      metadata: readMetadata(archive.catalogue),
+      signal: abort.signal,
+      onProgress: (p) => bar.update(p),
+      includeMirror: values['include-mirror'] ?? false,
+    });
+    bar.clear();
+    process.stderr.write(`exported ${format}: ${result.path} (${mib(result.bytes)} MiB, ${result.files} files)\n`);
+    return 0;
+  } catch (e) {
+    bar.clear();
+    if (abort.signal.aborted) {
+      process.stderr.write('harvest: export cancelled; nothing was written\n');
+      return 130;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    archive.close();
+  }
+}
+
+/** The export's progress on one stderr line, redrawn in place (a line every few seconds without a terminal). */
+class ExportProgressBar {
+  #drawn = false;
+  #lastPlainMs = 0;
+  #lastPhase = '';
+
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly quiet: boolean,
+  ) {}
+
+  update(p: ExportProgress): void {
+    if (this.quiet) return;
+    const text = formatExportProgress(p);
+    if (this.out.isTTY) {
+      this.out.write(`\r${text.slice(0, (this.out.columns || 120) - 1)}\x1b[K`);
+      this.#drawn = true;
+    } else if (p.phase !== this.#lastPhase || Date.now() - this.#lastPlainMs >= PLAIN_EVERY_MS) {
+      this.#lastPhase = p.phase;
+      this.#lastPlainMs = Date.now();
+      this.out.write(text + '\n');
+    }
+  }
+
+  clear(): void {
+    if (this.#drawn) this.out.write('\r\x1b[K');
+    this.#drawn = false;
+  }
+}
+
+export function formatExportProgress(p: ExportProgress): string {
+  if (p.totalBytes <= 0) return `${p.phase}...`;
+  const filled = Math.min(BAR_WIDTH, Math.round((BAR_WIDTH * p.doneBytes) / p.totalBytes));
+  const pct = Math.min(100, (100 * p.doneBytes) / p.totalBytes);
+  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${pct.toFixed(0)}% ${p.phase} · ${mib(p.doneBytes)}/${mib(p.totalBytes)} MiB`;
+}
+
+function mib(n: number): string {
+  return (n / 1048576).toFixed(1);
+}
