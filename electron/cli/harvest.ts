@@ -6,13 +6,17 @@ import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { METADATA_USAGE, runMetadata } from './metadata.js';
 import { ProgressLine } from './progressLine.js';
+import { runVerify, VERIFY_USAGE } from './verify.js';
 
 const USAGE = `usage:
   harvest crawl <url>... --out <archive-dir> [options]
   harvest resume <archive-dir> [--quiet]
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
+  ${METADATA_USAGE}
+  ${VERIFY_USAGE}
 
 crawl options:
   --name <text>                 name of the harvest
@@ -255,6 +259,10 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'metadata':
+      return runMetadata(rest);
+    case 'verify':
+      return runVerify(rest);
     case undefined:
     case '-h':
     case '--help':
