@@ -1,6 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -67,12 +66,6 @@ export function hashFile(file: string, algorithms: readonly string[], opts: Hash
 /** Copies `src` to a new file `dst`, hashing the bytes as they pass (one read), and flushes `dst`. */
 export async function copyWithDigest(src: string, dst: string, algorithms: readonly string[], opts: HashOptions = {}): Promise<Digested> {
   const d = new Digester(algorithms, opts.onBytes);
-  const fh = await open(dst, 'wx');
-  try {
-    await pipeline(createReadStream(src), d, fh.createWriteStream({ autoClose: false }), { signal: opts.signal });
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  await pipeline(createReadStream(src), d, createWriteStream(dst, { flags: 'wx', flush: true }), { signal: opts.signal });
   return { bytes: d.bytes, digests: d.digests() };
 }

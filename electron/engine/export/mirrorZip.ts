@@ -1,6 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { aboutText } from './aboutText.js';
@@ -57,17 +58,17 @@ export const exportMirrorZip: Exporter = async (archive, outPath, opts) => {
   zip.end();
 
   const partial = partialPathOf(outPath);
-  const fh = await open(partial, 'w');
+  // yazl's output is a PassThrough; it reports a failing input file on the ZipFile, not on the output.
+  const output = zip.outputStream as Readable;
+  zip.once('error', (e: Error) => output.destroy(e));
   try {
-    await pipeline(zip.outputStream, fh.createWriteStream({ autoClose: false }), { signal: opts.signal });
-    await fh.sync();
+    // flush: the file is fsynced before it closes, so the rename below never exposes unwritten data.
+    await pipeline(output, createWriteStream(partial, { flush: true }), { signal: opts.signal });
   } catch (e) {
-    await fh.close();
     await rm(partial, { force: true });
     throw e;
   }
-  const { size } = await fh.stat();
-  await fh.close();
+  const { size } = await stat(partial);
   await commitPartial(partial, outPath);
   return { path: path.resolve(outPath), bytes: size, files: files.length + (needsEntryPage ? 2 : 1) };
 };
