@@ -5,6 +5,9 @@ import { z } from 'zod';
  * Edited by the archivist per archive, stored in its catalogue, and written into every export.
  */
 const text = z.string().trim().max(10_000);
+/** Shape checks only: enough to catch a value typed into the wrong field. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const BCP47_SHAPE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
 
 export const DublinCoreSchema = z
   .object({
@@ -17,11 +20,16 @@ export const DublinCoreSchema = z
     date: text.default(''),
     rights: text.default(''),
     /** BCP 47 tags, e.g. 'en', 'fr-CA'. */
-    language: z.array(z.string().trim().min(1).max(50)).max(50).default([]),
+    language: z
+      .array(z.string().trim().min(1).max(50).regex(BCP47_SHAPE, 'must be a BCP 47 language tag such as en or fr-CA'))
+      .max(50)
+      .default([]),
     coverage: text.default(''),
     /** Not Dublin Core: what BagIt's bag-info.txt asks for (Source-Organization, Contact-Email). */
     sourceOrganization: text.default(''),
-    contactEmail: text.default(''),
+    contactEmail: text
+      .refine((v) => v === '' || EMAIL_SHAPE.test(v), 'must be an email address such as archives@example.edu')
+      .default(''),
   })
   .strict();
 

@@ -10,7 +10,9 @@ import { admitSeedList, firstSeedOf, scopeSeedsFor, SeedListError } from '../eng
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { ExportArgsError, runExport } from './export.js';
+import { METADATA_USAGE, runMetadata } from './metadata.js';
 import { ProgressLine } from './progressLine.js';
+import { runVerify, VERIFY_USAGE } from './verify.js';
 
 const USAGE = `usage:
   harvest crawl <url>... --out <archive-dir> [options]
@@ -18,6 +20,8 @@ const USAGE = `usage:
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
   harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
+  ${METADATA_USAGE}
+  ${VERIFY_USAGE}
 
 crawl options:
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
@@ -294,6 +298,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'export':
       return runExport(rest);
+    case 'metadata':
+      return runMetadata(rest);
+    case 'verify':
+      return runVerify(rest);
     case undefined:
     case '-h':
     case '--help':

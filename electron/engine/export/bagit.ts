@@ -1,0 +1,115 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { bagInfoFields, formatBagInfo } from './bagInfo.js';
+import { commitPartial, fsyncPath, partialPathOf, refuseExisting } from './atomicOutput.js';
+import { copyWithDigest, hashFile } from './hashing.js';
+import { formatManifestLine, type ManifestEntry } from './manifest.js';
+import { listFiles } from './mirrorFiles.js';
+import { PortableNameChecker, UnportableNamesError } from './portableNames.js';
+import { readProvenance } from './provenance.js';
+import type { Archive } from '../store/archive.js';
+import type { Exporter, ExportOptions } from './types.js';
+
+export const BAGIT_TXT = 'bagit.txt';
+export const BAG_INFO_TXT = 'bag-info.txt';
+export const PAYLOAD_MANIFEST = 'manifest-sha256.txt';
+export const TAG_MANIFEST = 'tagmanifest-sha256.txt';
+export const PAYLOAD_DIR = 'data';
+/** Where the mirror goes in the payload when included. */
+export const PAYLOAD_MIRROR_DIR = 'mirror';
+const ALGORITHM = 'sha256';
+
+/**
+ * BagIt (RFC 8493) export for preservation repositories: a bag folder whose payload holds the
+ * archive's WACZ and, optionally, the browsable mirror. The WACZ comes from `makeWacz` (the WACZ
+ * exporter, passed in so the two formats stay independent). Built in `<out>.partial/` and renamed
+ * once every file is written, flushed and listed in the manifests.
+ */
+export function bagitExporter(makeWacz: Exporter): Exporter {
+  return async (archive, outPath, opts) => {
+    refuseExisting(outPath);
+    const partial = partialPathOf(outPath);
+    await rm(partial, { recursive: true, force: true });
+    const data = path.join(partial, PAYLOAD_DIR);
+    await mkdir(data, { recursive: true });
+    try {
+      const payload = await writePayload(makeWacz, archive, outPath, data, opts);
+      opts.signal?.throwIfAborted();
+      const tagEntries: ManifestEntry[] = [];
+      const tagFile = async (name: string, text: string): Promise<void> => {
+        const file = path.join(partial, name);
+        await writeFile(file, text, { flag: 'wx' });
+        await fsyncPath(file);
+        tagEntries.push({ path: name, checksum: (await hashFile(file, [ALGORITHM])).digests[ALGORITHM]! });
+      };
+      await tagFile(BAGIT_TXT, 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+      const totals = { bytes: payload.reduce((n, e) => n + e.bytes, 0), files: payload.length };
+      await tagFile(BAG_INFO_TXT, formatBagInfo(bagInfoFields(readProvenance(archive), opts.metadata, totals, new Date())));
+      await tagFile(PAYLOAD_MANIFEST, payload.map(formatManifestLine).join(''));
+      const tagManifest = path.join(partial, TAG_MANIFEST);
+      await writeFile(tagManifest, tagEntries.map(formatManifestLine).join(''), { flag: 'wx' });
+      await fsyncPath(tagManifest);
+      await commitPartial(partial, outPath);
+      return { path: path.resolve(outPath), bytes: totals.bytes, files: totals.files };
+    } catch (e) {
+      await rm(partial, { recursive: true, force: true });
+      throw e;
+    }
+  };
+}
+
+interface PayloadEntry extends ManifestEntry {
+  bytes: number;
+}
+
+/** Writes `data/`: the WACZ, then the mirror if asked for; returns the payload manifest entries. */
+async function writePayload(
+  makeWacz: Exporter,
+  archive: Archive,
+  outPath: string,
+  data: string,
+  opts: ExportOptions,
+): Promise<PayloadEntry[]> {
+  const report = (phase: string, doneBytes: number, totalBytes: number): void =>
+    opts.onProgress?.({ phase, doneBytes, totalBytes });
+  const waczName = `${path.basename(outPath).replace(/\.bag$/i, '') || 'archive'}.wacz`;
+  const waczFile = path.join(data, waczName);
+  await makeWacz(archive, waczFile, {
+    metadata: opts.metadata,
+    ...(opts.signal && { signal: opts.signal }),
+    onProgress: (p) => report(`WACZ: ${p.phase}`, p.doneBytes, p.totalBytes),
+  });
+  // The WACZ exporter wrote and flushed the file itself, so it is hashed in a pass of its own.
+  let done = 0;
+  const wacz = await hashFile(waczFile, [ALGORITHM], {
+    ...(opts.signal && { signal: opts.signal }),
+    onBytes: (n) => report('hashing WACZ', (done += n), 0),
+  });
+  const entries: PayloadEntry[] = [
+    { path: `${PAYLOAD_DIR}/${waczName}`, checksum: wacz.digests[ALGORITHM]!, bytes: wacz.bytes },
+  ];
+  if (!opts.includeMirror) return entries;
+
+  const { files, bytes: totalBytes } = await listFiles(archive.mirror.root);
+  const names = new PortableNameChecker();
+  for (const f of files) names.add(`${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`);
+  if (names.problems.length > 0) throw new UnportableNamesError(names.problems);
+  const madeDirs = new Set<string>();
+  let copied = 0;
+  for (const f of files) {
+    opts.signal?.throwIfAborted();
+    const rel = `${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`;
+    const dst = path.join(path.dirname(data), ...rel.split('/'));
+    const dir = path.dirname(dst);
+    if (!madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    const d = await copyWithDigest(f.abs, dst, [ALGORITHM], {
+      ...(opts.signal && { signal: opts.signal }),
+      onBytes: (n) => report('copying mirror', (copied += n), totalBytes),
+    });
+    entries.push({ path: rel, checksum: d.digests[ALGORITHM]!, bytes: d.bytes });
+  }
+  return entries;
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { hashStream, isManifestAlgorithm } from './hashing.js';
+import { VerifyInputError, type VerifyOptions, type VerifyProblem, type VerifyReport } from './verifyReport.js';
+
+export const DATAPACKAGE = 'datapackage.json';
+export const DATAPACKAGE_DIGEST = 'datapackage-digest.json';
+
+interface Resource {
+  path: string;
+  hash: string;
+  bytes?: number;
+}
+
+/**
+ * Checks a WACZ (https://specs.webrecorder.net/wacz/1.1.1/): every resource datapackage.json lists
+ * is in the ZIP with that hash and size, nothing else is, and datapackage-digest.json holds the
+ * hash of datapackage.json itself.
+ */
+export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promise<VerifyReport> {
+  const target = path.resolve(file);
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(target, { lazyEntries: true, autoClose: false, strictFileNames: false });
+  } catch (e) {
+    throw new VerifyInputError(`${target} is neither a bag folder nor a WACZ/ZIP file (${(e as Error).message})`);
+  }
+  try {
+    const entries = new Map<string, yauzl.Entry>();
+    for await (const entry of zip.eachEntry()) {
+      if (!entry.fileName.endsWith('/')) entries.set(entry.fileName, entry);
+    }
+    const problems: VerifyProblem[] = [];
+    const readAll = async (entry: yauzl.Entry): Promise<Buffer> => {
+      const chunks: Buffer[] = [];
+      for await (const c of (await zip.openReadStreamPromise(entry)) as AsyncIterable<Buffer>) chunks.push(c);
+      return Buffer.concat(chunks);
+    };
+
+    const pkgEntry = entries.get(DATAPACKAGE);
+    if (pkgEntry === undefined) {
+      problems.push({ kind: 'missing', path: DATAPACKAGE, detail: 'a WACZ lists its files in datapackage.json' });
+      return report(target, problems, 0, 0);
+    }
+    const pkgBytes = await readAll(pkgEntry);
+    const resources = parseResources(pkgBytes, problems);
+    checkDigestFile(entries.has(DATAPACKAGE_DIGEST) ? await readAll(entries.get(DATAPACKAGE_DIGEST)!) : null, pkgBytes, problems);
+
+    const totalBytes = resources.reduce((n, r) => n + (entries.get(r.path)?.uncompressedSize ?? 0), 0);
+    let doneBytes = 0;
+    let files = 0;
+    const listed = new Set<string>([DATAPACKAGE, DATAPACKAGE_DIGEST]);
+    for (const r of resources) {
+      listed.add(r.path);
+      const entry = entries.get(r.path);
+      if (entry === undefined) {
+        problems.push({ kind: 'missing', path: r.path, detail: `listed in ${DATAPACKAGE}` });
+        continue;
+      }
+      const [alg, expected] = splitHash(r.hash);
+      if (alg === null) {
+        problems.push({ kind: 'invalid', path: r.path, detail: `unsupported hash '${r.hash}' in ${DATAPACKAGE}` });
+        continue;
+      }
+      try {
+        const got = await hashStream((await zip.openReadStreamPromise(entry)) as Readable, [alg], {
+          ...(opts.signal && { signal: opts.signal }),
+          onBytes: (n) => opts.onProgress?.({ phase: 'hashing', doneBytes: (doneBytes += n), totalBytes }),
+        });
+        files++;
+        if (got.digests[alg] !== expected) {
+          problems.push({ kind: 'altered', path: r.path, detail: `${alg} is ${got.digests[alg]}, ${DATAPACKAGE} says ${expected}` });
+        } else if (r.bytes !== undefined && got.bytes !== r.bytes) {
+          problems.push({ kind: 'altered', path: r.path, detail: `${got.bytes} bytes, ${DATAPACKAGE} says ${r.bytes}` });
+        }
+      } catch (e) {
+        if (opts.signal?.aborted) throw e;
+        problems.push({ kind: 'altered', path: r.path, detail: `unreadable: ${(e as Error).message}` });
+      }
+    }
+    for (const name of entries.keys()) {
+      if (!listed.has(name)) problems.push({ kind: 'unlisted', path: name, detail: `in the ZIP but not in ${DATAPACKAGE}` });
+    }
+    return report(target, problems, files, doneBytes);
+  } finally {
+    zip.close();
+  }
+}
+
+function report(target: string, problems: VerifyProblem[], files: number, bytes: number): VerifyReport {
+  return { format: 'wacz', target, ok: problems.length === 0, files, bytes, problems };
+}
+
+/** 'sha256:<hex>' -> ['sha256', '<hex>'], or [null, ''] for what cannot be checked. */
+function splitHash(h: string): [alg: 'sha256' | 'sha512' | 'sha1' | 'md5' | null, hex: string] {
+  const m = /^([a-z0-9-]+):([0-9a-fA-F]+)$/.exec(h);
+  const alg = m?.[1]?.replace('-', '') ?? '';
+  return m && isManifestAlgorithm(alg) ? [alg, m[2]!.toLowerCase()] : [null, ''];
+}
+
+function parseResources(pkg: Buffer, problems: VerifyProblem[]): Resource[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(pkg.toString('utf8'));
+  } catch (e) {
+    problems.push({ kind: 'invalid', path: DATAPACKAGE, detail: `not JSON: ${(e as Error).message}` });
+    return [];
+  }
+  const resources = (json as { resources?: unknown }).resources;
+  if (!Array.isArray(resources)) {
+    problems.push({ kind: 'invalid', path: DATAPACKAGE, detail: 'no "resources" list' });
+    return [];
+  }
+  const out: Resource[] = [];
+  for (const r of resources as unknown[]) {
+    const { path: p, hash, bytes } = (r ?? {}) as { path?: unknown; hash?: unknown; bytes?: unknown };
+    if (typeof p !== 'string' || typeof hash !== 'string') {
+      problems.push({ kind: 'invalid', path: DATAPACKAGE, detail: `resource without path or hash: ${JSON.stringify(r)}` });
+      continue;
+    }
+    out.push({ path: p, hash, ...(typeof bytes === 'number' && { bytes }) });
+  }
+  return out;
+}
+
+function checkDigestFile(digestFile: Buffer | null, pkg: Buffer, problems: VerifyProblem[]): void {
+  if (digestFile === null) {
+    problems.push({ kind: 'missing', path: DATAPACKAGE_DIGEST, detail: `the digest of ${DATAPACKAGE}` });
+    return;
+  }
+  let hash: unknown;
+  try {
+    hash = (JSON.parse(digestFile.toString('utf8')) as { hash?: unknown }).hash;
+  } catch (e) {
+    problems.push({ kind: 'invalid', path: DATAPACKAGE_DIGEST, detail: `not JSON: ${(e as Error).message}` });
+    return;
+  }
+  const [alg, expected] = typeof hash === 'string' ? splitHash(hash) : [null, ''];
+  if (alg === null) {
+    problems.push({ kind: 'invalid', path: DATAPACKAGE_DIGEST, detail: `unsupported hash ${JSON.stringify(hash)}` });
+    return;
+  }
+  const actual = createHash(alg).update(pkg).digest('hex');
+  if (actual !== expected) {
+    problems.push({ kind: 'altered', path: DATAPACKAGE, detail: `${alg} is ${actual}, ${DATAPACKAGE_DIGEST} says ${expected}` });
+  }
+}
