@@ -6,13 +6,16 @@ import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
+import { serve, ServeUsageError } from './serve.js';
 
 const USAGE = `usage:
   harvest crawl <url>... --out <archive-dir> [options]
   harvest resume <archive-dir> [--quiet]
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
+  harvest serve [--port <n>] [--data-dir <dir>]
 
 crawl options:
   --name <text>                 name of the harvest
@@ -30,7 +33,9 @@ crawl options:
   --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
   --max-response-bytes <n>  --deadline-ms <n>          per-request limits
   --quiet                       no progress line
-Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
+Ctrl-C pauses and checkpoints; 'harvest resume' continues.
+
+serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open.`;
 
 class UsageError extends Error {}
 
@@ -255,6 +260,8 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'serve':
+      return serve(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -277,12 +284,13 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    const usage = e instanceof UsageError;
+    const usage = e instanceof UsageError || e instanceof ServeUsageError;
     const known =
       usage ||
       e instanceof ArchiveUsageError ||
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
+      e instanceof DataDirInUseError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);
