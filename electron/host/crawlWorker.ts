@@ -18,6 +18,8 @@ const post = (m: FromWorker) => port.postMessage(m);
 
 const archive = Archive.open(data.archiveDir);
 let pendingUrls: UrlEvent[] = [];
+/** A pause that arrived while the crawl was still opening; Crawl.pause only acts on a running crawl. */
+let pauseRequested = false;
 
 const crawl = new Crawl(archive, {
   progressIntervalMs: data.progressIntervalMs ?? 250,
@@ -26,7 +28,11 @@ const crawl = new Crawl(archive, {
     else if (e.type === 'progress') {
       post({ type: 'progress', progress: e, urls: pendingUrls });
       pendingUrls = [];
-    } else post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
+    } else {
+      post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
+      // Deferred: run() is still setting up when it announces 'running'.
+      if (e.state === 'running' && pauseRequested) setImmediate(() => crawl.pause());
+    }
   },
 });
 
@@ -34,6 +40,7 @@ port.on('message', (raw: unknown) => {
   const m = ToWorkerSchema.safeParse(raw);
   if (!m.success) return;
   if (m.data.type === 'pause') {
+    pauseRequested = true;
     crawl.pause();
     return;
   }
