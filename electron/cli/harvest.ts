@@ -11,8 +11,10 @@ import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { ExportArgsError, runExport } from './export.js';
 import { METADATA_USAGE, runMetadata } from './metadata.js';
-import { ProgressLine } from './progressLine.js';
 import { runVerify, VERIFY_USAGE } from './verify.js';
+import { DataDirInUseError } from '../host/dataDir.js';
+import { ProgressLine } from './progressLine.js';
+import { serve, ServeUsageError } from './serve.js';
 
 const USAGE = `usage:
   harvest crawl <url>... --out <archive-dir> [options]
@@ -22,6 +24,7 @@ const USAGE = `usage:
   harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
   ${METADATA_USAGE}
   ${VERIFY_USAGE}
+  harvest serve [--port <n>] [--data-dir <dir>]
 
 crawl options:
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
@@ -41,7 +44,9 @@ crawl options:
   --max-response-bytes <n>  --deadline-ms <n>          per-request limits
   --quiet                       no progress line
   --events-jsonl <file>         append every crawl event to <file>, one JSON line each
-Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
+Ctrl-C pauses and checkpoints; 'harvest resume' continues.
+
+serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open.`;
 
 class UsageError extends Error {}
 
@@ -302,6 +307,8 @@ async function main(argv: string[]): Promise<number> {
       return runMetadata(rest);
     case 'verify':
       return runVerify(rest);
+    case 'serve':
+      return serve(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -324,7 +331,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    const usage = e instanceof UsageError || e instanceof ExportArgsError;
+    const usage = e instanceof UsageError || e instanceof ExportArgsError || e instanceof ServeUsageError;
     const known =
       usage ||
       e instanceof SeedListError ||
@@ -332,6 +339,7 @@ main(process.argv.slice(2)).then(
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
       e instanceof ExportUsageError ||
+      e instanceof DataDirInUseError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);

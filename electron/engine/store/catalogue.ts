@@ -96,6 +96,23 @@ export interface RobotsRow {
 
 type Stmt = Database.Statement;
 
+export interface UrlQuery {
+  state?: UrlState;
+  skipReason?: SkipReason;
+  /** Substring of the URL. */
+  search?: string;
+  offset: number;
+  limit: number;
+}
+
+export interface PageRecord {
+  url: string;
+  title: string | null;
+  localPath: string;
+}
+
+const HTML_TYPE_SQL = "(content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')";
+
 /** Rows kept in memory: the links every page repeats (navigation, shared assets) are met again and again. */
 const ROW_CACHE_GENERATION = 16_384;
 
@@ -412,6 +429,55 @@ export class Catalogue {
     yield* stmt.iterate() as Iterable<PageRow>;
   }
 
+  /** One page of the per-URL log in discovery order, filtered by state, skip reason and a URL substring. */
+  queryUrls(q: UrlQuery): { total: number; rows: UrlRecord[] } {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (q.state) {
+      where.push('u.state = ?');
+      params.push(q.state);
+    }
+    if (q.skipReason) {
+      where.push('u.skip_reason = ?');
+      params.push(q.skipReason);
+    }
+    if (q.search) {
+      where.push('instr(u.url, ?) > 0');
+      params.push(q.search);
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM urls u ${filter}`).get(...params) as { n: number }).n;
+    const rows = this.db
+      .prepare(
+        `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error
+         FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id ${filter} ORDER BY u.id LIMIT ? OFFSET ?`,
+      )
+      .all(...params, q.limit, q.offset) as Record<string, unknown>[];
+    return { total, rows: rows.map(toUrlRecord) };
+  }
+
+  /** One page of the archived HTML pages, searchable by URL and title. */
+  queryPages(q: { search?: string; offset: number; limit: number }): { total: number; rows: PageRecord[] } {
+    let filter = `WHERE state = 'archived' AND local_path IS NOT NULL AND ${HTML_TYPE_SQL}`;
+    const params: string[] = [];
+    if (q.search) {
+      filter += ' AND (instr(url, ?) > 0 OR instr(lower(title), lower(?)) > 0)';
+      params.push(q.search, q.search);
+    }
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM urls ${filter}`).get(...params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT url, title, local_path AS localPath FROM urls ${filter} ORDER BY id LIMIT ? OFFSET ?`)
+      .all(...params, q.limit, q.offset) as PageRecord[];
+    return { total, rows };
+  }
+
+  /** The archived URL saved at a mirror path, or undefined. */
+  pageAt(localPath: string): PageRecord | undefined {
+    return this.db
+      .prepare("SELECT url, title, local_path AS localPath FROM urls WHERE state = 'archived' AND local_path = ? ORDER BY id LIMIT 1")
+      .get(localPath) as PageRecord | undefined;
+  }
+
   /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */
   *iterateRecords(): Generator<UrlRecord> {
     const stmt = this.db.prepare(
@@ -419,21 +485,25 @@ export class Catalogue {
        FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id ORDER BY u.id`,
     );
     for (const r of stmt.iterate() as Iterable<Record<string, unknown>>) {
-      yield {
-        url: r.url as string,
-        state: r.state as UrlState,
-        depth: r.depth as number,
-        httpStatus: (r.http_status as number | null) ?? null,
-        contentType: (r.content_type as string | null) ?? null,
-        bytes: (r.bytes as number | null) ?? null,
-        // A redirect's local_path is where its chain ends, an internal detail; list shows files it owns.
-        localPath: r.state === 'archived' ? ((r.local_path as string | null) ?? null) : null,
-        redirectTo: (r.redirect_to as string | null) ?? null,
-        skipReason: (r.skip_reason as SkipReason | null) ?? null,
-        error: (r.error as string | null) ?? null,
-      };
+      yield toUrlRecord(r);
     }
   }
+}
+
+function toUrlRecord(r: Record<string, unknown>): UrlRecord {
+  return {
+    url: r.url as string,
+    state: r.state as UrlState,
+    depth: r.depth as number,
+    httpStatus: (r.http_status as number | null) ?? null,
+    contentType: (r.content_type as string | null) ?? null,
+    bytes: (r.bytes as number | null) ?? null,
+    // A redirect's local_path is where its chain ends, an internal detail; list shows files it owns.
+    localPath: r.state === 'archived' ? ((r.local_path as string | null) ?? null) : null,
+    redirectTo: (r.redirect_to as string | null) ?? null,
+    skipReason: (r.skip_reason as SkipReason | null) ?? null,
+    error: (r.error as string | null) ?? null,
+  };
 }
 
 function isBusy(e: unknown): boolean {

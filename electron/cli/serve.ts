@@ -1,0 +1,33 @@
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../host/dataDir.js';
+import { EXPORTERS } from '../engine/export/formats.js';
+import { startWebHost } from '../host/webHost.js';
+
+export class ServeUsageError extends Error {}
+
+/** `harvest serve`: runs the web host until Ctrl-C or SIGTERM, which pause running crawls first. */
+export async function serve(argv: string[]): Promise<number> {
+  let values: { port?: string; 'data-dir'?: string };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, 'data-dir': { type: 'string' } }, strict: true }));
+  } catch (e) {
+    throw new ServeUsageError((e as Error).message);
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ServeUsageError(`--port needs a port number, got '${values.port}'`);
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const host = await startWebHost({ dataDir, port, exporters: EXPORTERS });
+  process.stdout.write(`harvest serve: open ${host.url}\ndata folder: ${dataDir}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stderr.write('harvest serve: pausing running crawls and closing\n');
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await host.close();
+  return 0;
+}

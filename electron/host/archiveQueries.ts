@@ -1,0 +1,117 @@
+import { URL_STATES, SKIP_REASONS, type CrawlStats, type UrlRecord } from '../../shared/crawl.js';
+import type { PageRow, Paged } from '../../shared/contract.js';
+import { DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
+import { z } from 'zod';
+import type { Archive } from '../engine/store/archive.js';
+import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
+import { readStats } from '../engine/store/stats.js';
+
+/**
+ * The questions the host asks of an archive. While a job runs they travel to its crawl worker (which
+ * holds the catalogue's exclusive lock) and are answered there by answerQuery; otherwise the host
+ * opens the archive itself and calls the same function.
+ */
+export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stats') }),
+  z.object({
+    kind: z.literal('urls'),
+    offset: z.number().int().nonnegative(),
+    limit: z.number().int().positive(),
+    state: z.enum(URL_STATES).optional(),
+    skipReason: z.enum(SKIP_REASONS).optional(),
+    search: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('pages'), offset: z.number().int().nonnegative(), limit: z.number().int().positive(), search: z.string().optional() }),
+  z.object({ kind: z.literal('lookup'), localPath: z.string() }),
+  z.object({ kind: z.literal('getMetadata') }),
+  z.object({ kind: z.literal('setMetadata'), metadata: DublinCoreSchema }),
+]);
+export type ArchiveQuery = z.infer<typeof ArchiveQuerySchema>;
+
+export interface QueryAnswers {
+  stats: CrawlStats;
+  urls: Paged<UrlRecord>;
+  pages: Paged<PageRow>;
+  lookup: PageRow | null;
+  getMetadata: DublinCore;
+  setMetadata: DublinCore;
+}
+
+export type QueryOf<K extends ArchiveQuery['kind']> = Extract<ArchiveQuery, { kind: K }>;
+
+/** Which queries change the archive, so the host opens it writable for them. */
+export function queryWrites(q: ArchiveQuery): boolean {
+  return q.kind === 'setMetadata';
+}
+
+export function answerQuery<K extends ArchiveQuery['kind']>(archive: Archive, q: QueryOf<K>): QueryAnswers[K];
+export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[ArchiveQuery['kind']] {
+  const c = archive.catalogue;
+  switch (q.kind) {
+    case 'stats':
+      return readStats(c);
+    case 'urls':
+      return c.queryUrls(q);
+    case 'pages':
+      return c.queryPages(q);
+    case 'lookup':
+      return c.pageAt(q.localPath) ?? null;
+    case 'getMetadata':
+      return readMetadata(c);
+    case 'setMetadata':
+      return writeMetadata(c, q.metadata);
+  }
+}
+
+/** Schemas of the answers, so what a worker sends back is checked before it reaches a client. */
+const countsSchema = z.object({
+  discovered: z.number(),
+  queued: z.number(),
+  inFlight: z.number(),
+  archived: z.number(),
+  redirects: z.number(),
+  httpErrors: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+  skippedByReason: z.partialRecord(z.enum(SKIP_REASONS), z.number()),
+  bytes: z.number(),
+});
+export const CountsSchema = countsSchema;
+
+const statsSchema = z.object({
+  name: z.string(),
+  seeds: z.array(z.string()),
+  state: z.enum(['running', 'pausing', 'paused', 'finished', 'failed']),
+  counts: countsSchema,
+  byState: z.record(z.enum(URL_STATES), z.number()),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number(),
+  robotsPolicy: z.enum(['obeyed', 'ignored']),
+});
+
+const urlRecordSchema = z.object({
+  url: z.string(),
+  state: z.enum(URL_STATES),
+  depth: z.number(),
+  httpStatus: z.number().nullable(),
+  contentType: z.string().nullable(),
+  bytes: z.number().nullable(),
+  localPath: z.string().nullable(),
+  redirectTo: z.string().nullable(),
+  skipReason: z.enum(SKIP_REASONS).nullable(),
+  error: z.string().nullable(),
+});
+
+const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string() });
+
+const paged = <T extends z.ZodType>(row: T) => z.object({ total: z.number(), rows: z.array(row) });
+
+export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<QueryAnswers[K]> } = {
+  stats: statsSchema,
+  urls: paged(urlRecordSchema),
+  pages: paged(pageRowSchema),
+  lookup: pageRowSchema.nullable(),
+  getMetadata: DublinCoreSchema,
+  setMetadata: DublinCoreSchema,
+};

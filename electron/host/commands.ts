@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { HARVEST_VERSION, parseJob } from '../../shared/job.js';
+import {
+  isCommandName,
+  parseArgs,
+  type AppInfo,
+  type CommandName,
+  type CommandResults,
+  type ParsedArgs,
+  type Reply,
+} from '../../shared/contract.js';
+import type { ExportFormat } from '../../shared/metadata.js';
+import { MIRROR_DIR } from '../engine/store/archive.js';
+import type { ExportManager } from './exportManager.js';
+import { HostError } from './hostError.js';
+import type { JobService } from './jobService.js';
+
+/** What differs between hosts: native dialogs and the desktop shell exist only in Electron. */
+export interface HostShell {
+  host: AppInfo['host'];
+  viewerBase: string;
+  chooseFolder(title: string | undefined): Promise<string | null>;
+  chooseExportPath(suggested: { archiveDir: string; format: ExportFormat }): Promise<string | null>;
+  /** Shows the folder in the file manager (no-op on the web host). */
+  revealFolder(dir: string): Promise<void>;
+  /** Opens a file with the system's default application (no-op on the web host). */
+  openFile(file: string): Promise<void>;
+}
+
+/** Hosts without a screen of their own: every dialog answers null, reveal and open only name the path. */
+export const WEB_SHELL_ACTIONS: Omit<HostShell, 'host' | 'viewerBase'> = {
+  chooseFolder: async () => null,
+  chooseExportPath: async () => null,
+  revealFolder: async () => {},
+  openFile: async () => {},
+};
+
+type Handlers = { [C in CommandName]: (args: ParsedArgs<C>) => Promise<CommandResults[C]> | CommandResults[C] };
+
+export type CommandHandler = (name: string, rawArgs: unknown) => Promise<Reply<unknown>>;
+
+/** The one entry point of every command, whichever host carries it: validates, runs, and answers a Reply. */
+export function createCommandHandler(jobs: JobService, exports: ExportManager, shell: HostShell): CommandHandler {
+  const defaults = (() => {
+    const { seeds: _seeds, ...rest } = parseJob({ seeds: ['https://example.org/'] });
+    return rest;
+  })();
+  const handlers: Handlers = {
+    'app.info': () => ({ version: HARVEST_VERSION, dataDir: jobs.dataDir, defaults, host: shell.host, viewerBase: shell.viewerBase }),
+    'app.ping': (a) => ({ sentAtMs: a.sentAtMs }),
+    'jobs.list': () => jobs.list(),
+    'jobs.create': (a) => jobs.create(a.job, a.archiveDir),
+    'jobs.update': (a) => jobs.update(a.id, a.job),
+    'jobs.duplicate': (a) => jobs.duplicate(a.id),
+    'jobs.delete': (a) => {
+      jobs.delete(a.id, a.deleteArchive);
+      return null;
+    },
+    'jobs.start': (a) => jobs.start(a.id),
+    'jobs.pause': (a) => jobs.pause(a.id),
+    'jobs.resume': (a) => jobs.resume(a.id),
+    'jobs.cancel': (a) => jobs.cancel(a.id),
+    'jobs.stats': (a) => jobs.query(a.id, { kind: 'stats' }),
+    'jobs.urls': (a) => jobs.query(a.id, { kind: 'urls', offset: a.offset, limit: a.limit, state: a.state, skipReason: a.skipReason, search: a.search }),
+    'archives.list': () => jobs.archives(),
+    'archives.pages': (a) => jobs.query(a.id, { kind: 'pages', offset: a.offset, limit: a.limit, search: a.search }),
+    'archives.lookup': (a) => jobs.query(a.id, { kind: 'lookup', localPath: a.localPath }),
+    'archives.reveal': async (a) => {
+      const dir = jobs.get(a.id).archiveDir;
+      await shell.revealFolder(dir);
+      return { path: dir };
+    },
+    'archives.openInBrowser': async (a) => {
+      const file = path.join(jobs.get(a.id).archiveDir, MIRROR_DIR, 'index.html');
+      await shell.openFile(file);
+      return { path: file };
+    },
+    'dialog.chooseFolder': async (a) => ({ path: await shell.chooseFolder(a.title) }),
+    'dialog.chooseExportPath': async (a) => ({ path: await shell.chooseExportPath({ archiveDir: jobs.get(a.id).archiveDir, format: a.format }) }),
+    'archives.getMetadata': (a) => jobs.query(a.id, { kind: 'getMetadata' }),
+    'archives.setMetadata': (a) => jobs.query(a.id, { kind: 'setMetadata', metadata: a.metadata }),
+    'archives.export': (a) => exports.start(a),
+    'exports.cancel': (a) => exports.cancel(a.exportId),
+  };
+
+  return async (name, rawArgs) => {
+    if (!isCommandName(name)) return { ok: false, error: { code: 'invalid-args', message: `unknown command '${String(name).slice(0, 100)}'` } };
+    const parsed = parseArgs(name, rawArgs);
+    if (!parsed.ok) return parsed;
+    try {
+      const run = handlers[name] as (args: unknown) => Promise<unknown> | unknown;
+      return { ok: true, value: await run(parsed.value) };
+    } catch (e) {
+      if (e instanceof HostError) return { ok: false, error: { code: e.code, message: e.message, ...(e.issues && { issues: e.issues }) } };
+      return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
+    }
+  };
+}

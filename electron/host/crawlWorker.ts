@@ -1,0 +1,71 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { UrlEvent } from '../../shared/crawl.js';
+import { Crawl } from '../engine/crawl/crawl.js';
+import { Archive } from '../engine/store/archive.js';
+import { readStats } from '../engine/store/stats.js';
+import { answerQuery } from './archiveQueries.js';
+import { ToWorkerSchema, type CrawlWorkerData, type FromWorker } from './workerProtocol.js';
+
+/**
+ * One job's crawl, in a worker thread so parsing and SQLite never stall the host's event loop. The
+ * worker owns the archive (its catalogue is locked exclusively), so it also answers the host's
+ * queries about it while the crawl runs.
+ */
+const port = parentPort;
+if (!port) throw new Error('crawlWorker runs in a worker thread');
+const data = workerData as CrawlWorkerData;
+const post = (m: FromWorker) => port.postMessage(m);
+
+const archive = Archive.open(data.archiveDir);
+let pendingUrls: UrlEvent[] = [];
+/** A pause that arrived while the crawl was still opening; Crawl.pause only acts on a running crawl. */
+let pauseRequested = false;
+
+const crawl = new Crawl(archive, {
+  progressIntervalMs: data.progressIntervalMs ?? 250,
+  onEvent: (e) => {
+    if (e.type === 'url') pendingUrls.push(e);
+    else if (e.type === 'progress') {
+      post({ type: 'progress', progress: e, urls: pendingUrls });
+      pendingUrls = [];
+    } else {
+      post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
+      // Deferred: run() is still setting up when it announces 'running'.
+      if (e.state === 'running' && pauseRequested) setImmediate(() => crawl.pause());
+    }
+  },
+});
+
+port.on('message', (raw: unknown) => {
+  const m = ToWorkerSchema.safeParse(raw);
+  if (!m.success) return;
+  if (m.data.type === 'pause') {
+    pauseRequested = true;
+    crawl.pause();
+    return;
+  }
+  const { requestId, query } = m.data;
+  try {
+    post({ type: 'reply', requestId, value: answerQuery(archive, query), error: null });
+  } catch (e) {
+    post({ type: 'reply', requestId, value: null, error: e instanceof Error ? e.message : String(e) });
+  }
+});
+
+async function main(): Promise<void> {
+  let state: Awaited<ReturnType<Crawl['run']>> = 'failed';
+  let error: string | null = null;
+  try {
+    state = await crawl.run();
+    error = crawl.failure?.message ?? null;
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  const stats = readStats(archive.catalogue);
+  if (pendingUrls.length) post({ type: 'progress', progress: { type: 'progress', counts: stats.counts, urlsPerSec: 0, kbPerSec: 0, elapsedMs: stats.durationMs, current: [] }, urls: pendingUrls });
+  archive.close();
+  post({ type: 'done', state, error, counts: stats.counts, durationMs: stats.durationMs });
+  port!.close();
+}
+
+void main();

@@ -1,0 +1,97 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { JOB_STATUSES } from '../../shared/contract.js';
+
+const LOCK_FILE = 'harvest.lock';
+const JOBS_FILE = 'jobs.json';
+
+/** The OS's per-user application data folder for Harvest (Electron passes app.getPath('userData') instead). */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Harvest');
+  if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Harvest');
+  return path.join(env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'harvest');
+}
+
+export class DataDirInUseError extends Error {
+  constructor(dir: string, pid: number) {
+    super(`data folder ${dir} is in use by another Harvest process (pid ${pid})`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/** What the host remembers of a job between launches; settings live in the archive's catalogue too. */
+export const JobRecordSchema = z.object({
+  id: z.string(),
+  job: z.record(z.string(), z.unknown()),
+  archiveDir: z.string(),
+  status: z.enum(JOB_STATUSES),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  bytesOnDisk: z.number().default(0),
+});
+export type JobRecord = z.infer<typeof JobRecordSchema>;
+
+const JobsFileSchema = z.object({ version: z.literal(1), jobs: z.array(JobRecordSchema) });
+
+/**
+ * The host's data folder: jobs.json (written to a temporary name and renamed, so a crash leaves the
+ * old or the new file, never half of one) and a lock file naming the owning process.
+ */
+export class DataDir {
+  private constructor(readonly dir: string) {}
+
+  /** Takes the folder's lock; a lock left by a process that no longer runs is taken over. */
+  static open(dir: string): DataDir {
+    const abs = path.resolve(dir);
+    mkdirSync(abs, { recursive: true });
+    const lock = path.join(abs, LOCK_FILE);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(lock, 'wx');
+        writeFileSync(fd, String(process.pid));
+        closeSync(fd);
+        return new DataDir(abs);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const pid = Number(readFileSync(lock, 'utf8').trim());
+        if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw new DataDirInUseError(abs, pid);
+        rmSync(lock, { force: true });
+      }
+    }
+    throw new DataDirInUseError(abs, 0);
+  }
+
+  get archivesDir(): string {
+    return path.join(this.dir, 'archives');
+  }
+
+  loadJobs(): JobRecord[] {
+    const file = path.join(this.dir, JOBS_FILE);
+    if (!existsSync(file)) return [];
+    return JobsFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).jobs;
+  }
+
+  saveJobs(jobs: JobRecord[]): void {
+    const file = path.join(this.dir, JOBS_FILE);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ version: 1, jobs }, null, 1));
+    renameSync(tmp, file);
+  }
+
+  release(): void {
+    rmSync(path.join(this.dir, LOCK_FILE), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { ExportStatus, HostEvent } from '../../shared/contract.js';
+import type { ExportFormat } from '../../shared/metadata.js';
+import type { Exporter } from '../engine/export/types.js';
+import { readMetadata } from '../engine/store/metadata.js';
+import { HostError } from './hostError.js';
+import type { JobService } from './jobService.js';
+
+export type ExporterMap = Partial<Record<ExportFormat, Exporter>>;
+
+const EXTENSION: Record<ExportFormat, string> = { wacz: '.wacz', warc: '.warc.gz', zip: '.zip', bagit: '' };
+/** Progress events per export are kept to a few a second. */
+const PROGRESS_EVENT_GAP_MS = 200;
+
+/** Runs exports of idle archives with the injected exporters, reporting progress as 'export' events. */
+export class ExportManager {
+  private readonly running = new Map<string, { status: ExportStatus; abort: AbortController }>();
+
+  constructor(
+    private readonly jobs: JobService,
+    private readonly exporters: ExporterMap,
+    private readonly emit: (e: HostEvent) => void,
+  ) {}
+
+  start(args: { id: string; format: ExportFormat; outPath?: string | undefined; includeMirror: boolean }): ExportStatus {
+    const exporter = this.exporters[args.format];
+    if (!exporter) throw new HostError('unsupported', `export to ${args.format} is not available in this build`);
+    const { archive, job, release } = this.jobs.openForExport(args.id);
+    const outPath = path.resolve(args.outPath ?? defaultOutPath(job.archiveDir, args.format));
+    const status: ExportStatus = {
+      exportId: randomUUID(),
+      jobId: args.id,
+      format: args.format,
+      outPath,
+      state: 'running',
+      progress: { phase: 'starting', doneBytes: 0, totalBytes: 0 },
+      result: null,
+      error: null,
+    };
+    const abort = new AbortController();
+    this.running.set(status.exportId, { status, abort });
+    let lastEventMs = 0;
+    const publish = () => this.emit({ type: 'export', export: { ...status, progress: { ...status.progress } } });
+    const run = async () => {
+      try {
+        const r = await exporter(archive, outPath, {
+          metadata: readMetadata(archive.catalogue),
+          includeMirror: args.includeMirror,
+          signal: abort.signal,
+          onProgress: (p) => {
+            status.progress = p;
+            const now = Date.now();
+            if (now - lastEventMs >= PROGRESS_EVENT_GAP_MS) {
+              lastEventMs = now;
+              publish();
+            }
+          },
+        });
+        status.outPath = r.path;
+        status.result = { bytes: r.bytes, files: r.files };
+        status.state = 'done';
+      } catch (e) {
+        status.state = abort.signal.aborted ? 'cancelled' : 'failed';
+        status.error = abort.signal.aborted ? null : e instanceof Error ? e.message : String(e);
+      } finally {
+        release();
+        this.running.delete(status.exportId);
+        publish();
+      }
+    };
+    publish();
+    void run();
+    return { ...status };
+  }
+
+  cancel(exportId: string): ExportStatus {
+    const e = this.running.get(exportId);
+    if (!e) throw new HostError('not-found', `no running export ${exportId}`);
+    e.abort.abort();
+    return { ...e.status };
+  }
+}
+
+/** Beside the archive folder, named after it and the time, so exports never overwrite one another. */
+function defaultOutPath(archiveDir: string, format: ExportFormat): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return path.join(path.dirname(archiveDir), `${path.basename(archiveDir)}-${stamp}${format === 'bagit' ? '-bag' : ''}${EXTENSION[format]}`);
+}

@@ -1,0 +1,85 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, realpathSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { contentType } from 'mime-types';
+
+/** A URL-safe secret that names the only paths a listener answers. */
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The Host header must name this loopback listener: a page on another site that rebinds its DNS name
+ * to 127.0.0.1 sends its own name there and is turned away.
+ */
+export function hostAllowed(req: IncomingMessage, port: number): boolean {
+  const h = req.headers.host;
+  return h === `127.0.0.1:${port}` || h === `localhost:${port}`;
+}
+
+/** Cross-site requests are refused: the browser names their origin (Origin, Sec-Fetch-Site) and it isn't ours. */
+export function sameOriginRequest(req: IncomingMessage, port: number): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
+  res.end(text);
+}
+
+/**
+ * Path segments after a listener's prefix, decoded; null when any would step out of its folder
+ * ('.', '..', a separator or NUL hidden in an escape).
+ */
+export function safeSegments(encoded: string[]): string[] | null {
+  const out: string[] = [];
+  for (const seg of encoded) {
+    let s: string;
+    try {
+      s = decodeURIComponent(seg);
+    } catch {
+      return null;
+    }
+    if (s === '.' || s === '..' || /[/\\\0]/.test(s)) return null;
+    out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Streams a file that lies inside `root` (after resolving symlinks); false when there is none.
+ * Folders answer with their index.html.
+ */
+export function sendFileWithin(req: IncomingMessage, res: ServerResponse, root: string, segments: string[], headers: Record<string, string>): boolean {
+  let realRoot: string;
+  let file: string;
+  try {
+    realRoot = realpathSync(root);
+    file = realpathSync(path.join(realRoot, ...segments));
+    if (statSync(file).isDirectory()) file = realpathSync(path.join(file, 'index.html'));
+  } catch {
+    return false;
+  }
+  if (file !== realRoot && !file.startsWith(realRoot + path.sep)) return false;
+  const st = statSync(file);
+  if (!st.isFile()) return false;
+  res.writeHead(200, {
+    'Content-Type': contentType(path.basename(file)) || 'application/octet-stream',
+    'Content-Length': String(st.size),
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(file).pipe(res);
+  return true;
+}

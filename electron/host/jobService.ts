@@ -1,0 +1,369 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { ArchiveSummary, HostEvent, JobStatus, JobSummary } from '../../shared/contract.js';
+import type { CrawlCounts, CrawlState } from '../../shared/crawl.js';
+import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
+import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
+import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
+import { readStats } from '../engine/store/stats.js';
+import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
+import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
+import type { DataDir, JobRecord } from './dataDir.js';
+import { diskUsage } from './diskUsage.js';
+import { HostError } from './hostError.js';
+
+export interface JobServiceOptions {
+  dataDir: DataDir;
+  /** Progress event period of every crawl (one 'progress' and at most one 'urls' event per tick). */
+  progressIntervalMs?: number;
+}
+
+/** What is known of an archive's contents without opening it. */
+interface Facts {
+  counts: CrawlCounts | null;
+  durationMs: number;
+  pages: number;
+  finishedAt: string | null;
+}
+
+const STARTABLE: ReadonlySet<JobStatus> = new Set(['new', 'paused', 'interrupted', 'failed']);
+const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'failed']);
+
+/**
+ * Every job the host knows and its crawls: creating and editing jobs, running several at once (each
+ * crawl in its own worker thread), and answering questions about their archives. State changes go
+ * out as HostEvents; URL outcomes go out in one batch per progress tick.
+ */
+export class JobService {
+  private readonly records = new Map<string, JobRecord>();
+  private readonly facts = new Map<string, Facts>();
+  private readonly runners = new Map<string, CrawlRunner>();
+  private readonly cancelRequested = new Set<string>();
+  private readonly exporting = new Set<string>();
+  private readonly listeners = new Set<(e: HostEvent) => void>();
+  private closed = false;
+
+  constructor(private readonly opts: JobServiceOptions) {
+    for (const r of opts.dataDir.loadJobs()) {
+      // Still marked running: the last host died without checkpointing this job.
+      if (r.status === 'running' || r.status === 'pausing') r.status = 'interrupted';
+      this.records.set(r.id, r);
+      this.facts.set(r.id, readFacts(r.archiveDir));
+    }
+    this.save();
+  }
+
+  get dataDir(): string {
+    return this.opts.dataDir.dir;
+  }
+
+  onEvent(listener: (e: HostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): JobSummary[] {
+    return [...this.records.values()].map((r) => this.summary(r));
+  }
+
+  get(id: string): JobSummary {
+    return this.summary(this.record(id));
+  }
+
+  archives(): ArchiveSummary[] {
+    return [...this.records.values()].map((r) => {
+      const job = r.job as Job;
+      const f = this.facts.get(r.id);
+      return {
+        jobId: r.id,
+        name: job.name,
+        seeds: job.seeds,
+        archiveDir: r.archiveDir,
+        createdAt: r.createdAt,
+        finishedAt: f?.finishedAt ?? null,
+        status: r.status,
+        pages: f?.pages ?? 0,
+        bytesOnDisk: r.bytesOnDisk,
+      };
+    });
+  }
+
+  create(input: unknown, archiveDir?: string): JobSummary {
+    const job = validJob(input);
+    const id = randomUUID();
+    const dir = path.resolve(archiveDir ?? path.join(this.opts.dataDir.archivesDir, `${slug(job.name)}-${id.slice(0, 8)}`));
+    try {
+      Archive.create(dir, job).close();
+    } catch (e) {
+      throw asHostError(e);
+    }
+    const now = new Date().toISOString();
+    const r: JobRecord = { id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir) };
+    this.records.set(id, r);
+    this.facts.set(id, readFacts(dir));
+    return this.changed(r);
+  }
+
+  update(id: string, input: unknown): JobSummary {
+    const r = this.idle(id, 'edited');
+    const job = validJob(input);
+    this.withArchive(r, true, (a) => {
+      a.catalogue.setMeta('job', JSON.stringify(job));
+      // Ignoring robots.txt once stays on the archive's record.
+      if (!job.politeness.respectRobots) a.catalogue.setMeta('robots_policy', 'ignored');
+    });
+    r.job = job;
+    return this.changed(r);
+  }
+
+  duplicate(id: string): JobSummary {
+    const job = this.record(id).job as Job;
+    return this.create({ ...job, name: `${job.name} (copy)`.slice(0, 200) });
+  }
+
+  delete(id: string, deleteArchive: boolean): void {
+    const r = this.idle(id, 'deleted');
+    if (this.exporting.has(id)) throw new HostError('conflict', 'the archive is being exported');
+    if (deleteArchive) rmSync(r.archiveDir, { recursive: true, force: true });
+    this.records.delete(id);
+    this.facts.delete(id);
+    this.save();
+    this.publish({ type: 'job-deleted', id });
+  }
+
+  start(id: string): JobSummary {
+    const r = this.record(id);
+    if (!STARTABLE.has(r.status)) throw new HostError('conflict', `a ${r.status} job cannot be started`);
+    return this.launch(r);
+  }
+
+  resume(id: string): JobSummary {
+    const r = this.record(id);
+    if (!RESUMABLE.has(r.status)) throw new HostError('conflict', `a ${r.status} job cannot be resumed`);
+    return this.launch(r);
+  }
+
+  pause(id: string): JobSummary {
+    const r = this.record(id);
+    const runner = this.runners.get(id);
+    if (!runner) throw new HostError('conflict', `a ${r.status} job cannot be paused`);
+    if (r.status === 'running') {
+      runner.pause();
+      r.status = 'pausing';
+      this.changed(r);
+    }
+    return this.summary(r);
+  }
+
+  /** Stops the job for good; what it archived stays. A running crawl is paused first, so its checkpoint is clean. */
+  cancel(id: string): JobSummary {
+    const r = this.record(id);
+    const runner = this.runners.get(id);
+    if (runner) {
+      this.cancelRequested.add(id);
+      runner.pause();
+      if (r.status === 'running') r.status = 'pausing';
+      return this.changed(r);
+    }
+    if (r.status === 'finished' || r.status === 'cancelled') throw new HostError('conflict', `a ${r.status} job cannot be cancelled`);
+    r.status = 'cancelled';
+    return this.changed(r);
+  }
+
+  /** Answers from the crawl worker while the job runs, else from the archive opened by the host. */
+  async query<K extends ArchiveQuery['kind']>(id: string, q: QueryOf<K>): Promise<QueryAnswers[K]> {
+    const r = this.record(id);
+    const runner = this.runners.get(id);
+    if (runner) {
+      try {
+        return await runner.query(q);
+      } catch (e) {
+        if (!(e instanceof WorkerGoneError)) throw new HostError('internal', (e as Error).message);
+        await runner.done;
+        // The run just ended and the worker closed the archive; ask it directly.
+      }
+    }
+    return this.withArchive(r, queryWrites(q), (a) => answerQuery(a, q));
+  }
+
+  /** Opens a job's archive read-only for an export; refused while the job runs. Call release when done. */
+  openForExport(id: string): { archive: Archive; job: JobRecord; release: () => void } {
+    const r = this.idle(id, 'exported');
+    if (this.exporting.has(id)) throw new HostError('conflict', 'the archive is already being exported');
+    const archive = openArchive(r.archiveDir, false);
+    this.exporting.add(id);
+    return {
+      archive,
+      job: r,
+      release: () => {
+        archive.close();
+        this.exporting.delete(id);
+      },
+    };
+  }
+
+  /** Pauses every running crawl and waits for their checkpoints; then the data folder is released. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const running = [...this.runners.entries()];
+    for (const [id, runner] of running) {
+      runner.pause();
+      const r = this.records.get(id);
+      if (r && r.status === 'running') r.status = 'pausing';
+    }
+    await Promise.all(running.map(([, runner]) => runner.done));
+    // Let each run's completion handler record its final status before saving.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.save();
+    this.opts.dataDir.release();
+  }
+
+  private launch(r: JobRecord): JobSummary {
+    if (this.closed) throw new HostError('conflict', 'the host is shutting down');
+    if (this.exporting.has(r.id)) throw new HostError('conflict', 'the archive is being exported');
+    const runner = new CrawlRunner(
+      { archiveDir: r.archiveDir, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
+      {
+        onProgress: (progress, urls) => {
+          const f = this.facts.get(r.id);
+          if (f) {
+            f.counts = progress.counts;
+            f.durationMs = progress.elapsedMs;
+          }
+          this.publish({ type: 'progress', id: r.id, progress });
+          if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
+        },
+        onState: (state) => {
+          if (state === 'pausing' && r.status === 'running') {
+            r.status = 'pausing';
+            this.changed(r);
+          }
+        },
+      },
+    );
+    this.runners.set(r.id, runner);
+    r.status = 'running';
+    r.error = null;
+    void runner.done.then((outcome) => {
+      this.runners.delete(r.id);
+      const cancelled = this.cancelRequested.delete(r.id);
+      r.status = cancelled && outcome.state !== 'failed' && outcome.state !== 'finished' ? 'cancelled' : statusAfterRun(outcome.state);
+      r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : null;
+      r.bytesOnDisk = diskUsage(r.archiveDir);
+      this.facts.set(r.id, readFacts(r.archiveDir));
+      if (this.records.has(r.id)) this.changed(r);
+    });
+    return this.changed(r);
+  }
+
+  private record(id: string): JobRecord {
+    const r = this.records.get(id);
+    if (!r) throw new HostError('not-found', `no job ${id}`);
+    return r;
+  }
+
+  /** The job, if no crawl of it is running. */
+  private idle(id: string, what: string): JobRecord {
+    const r = this.record(id);
+    if (this.runners.has(id)) throw new HostError('conflict', `a running job cannot be ${what}; pause it first`);
+    return r;
+  }
+
+  private withArchive<T>(r: JobRecord, writable: boolean, fn: (a: Archive) => T): T {
+    const a = openArchive(r.archiveDir, writable);
+    try {
+      return fn(a);
+    } finally {
+      a.close();
+    }
+  }
+
+  private summary(r: JobRecord): JobSummary {
+    const f = this.facts.get(r.id);
+    return {
+      id: r.id,
+      job: r.job as Job,
+      archiveDir: r.archiveDir,
+      status: r.status,
+      error: r.error,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      counts: f?.counts ?? null,
+      durationMs: f?.durationMs ?? 0,
+    };
+  }
+
+  private changed(r: JobRecord): JobSummary {
+    r.updatedAt = new Date().toISOString();
+    this.save();
+    const s = this.summary(r);
+    this.publish({ type: 'job', job: s });
+    return s;
+  }
+
+  private save(): void {
+    this.opts.dataDir.saveJobs([...this.records.values()]);
+  }
+
+  /** Sends an event to every listener (other host parts, such as exports, publish through here too). */
+  publish(e: HostEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+}
+
+function validJob(input: unknown): Job {
+  try {
+    return parseJob(input);
+  } catch (e) {
+    if (e instanceof JobValidationError) throw new HostError('invalid-job', e.message, e.issues);
+    throw e;
+  }
+}
+
+function openArchive(dir: string, writable: boolean): Archive {
+  try {
+    return Archive.open(dir, { readonly: !writable });
+  } catch (e) {
+    throw asHostError(e);
+  }
+}
+
+function asHostError(e: unknown): HostError {
+  if (e instanceof HostError) return e;
+  if (e instanceof ArchiveInUseError) return new HostError('conflict', e.message);
+  if (e instanceof ArchiveUsageError || e instanceof ArchiveFormatError) return new HostError('invalid-args', e.message);
+  return new HostError('internal', e instanceof Error ? e.message : String(e));
+}
+
+function statusAfterRun(state: CrawlState): JobStatus {
+  return state === 'running' || state === 'pausing' ? 'interrupted' : state;
+}
+
+function readFacts(dir: string): Facts {
+  if (!existsSync(dir)) return { counts: null, durationMs: 0, pages: 0, finishedAt: null };
+  try {
+    const a = Archive.open(dir, { readonly: true });
+    try {
+      const s = readStats(a.catalogue);
+      const started = s.startedAt !== null;
+      return { counts: started ? s.counts : null, durationMs: s.durationMs, pages: a.catalogue.htmlPagesArchived(), finishedAt: s.finishedAt };
+    } finally {
+      a.close();
+    }
+  } catch {
+    return { counts: null, durationMs: 0, pages: 0, finishedAt: null };
+  }
+}
+
+function slug(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'harvest'
+  );
+}

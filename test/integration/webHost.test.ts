@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { AppInfo, HostEvent, JobSummary, Reply } from '../../shared/contract.js';
+import { startWebHost, type WebHost } from '../../electron/host/webHost.js';
+
+/** A raw request, so headers fetch won't let us forge (Host) can be sent. */
+function rawGet(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('harvest serve web host', () => {
+  let work: string;
+  let web: WebHost;
+  let job: JobSummary;
+
+  const api = async <T>(command: string, body: unknown): Promise<Reply<T>> => {
+    const res = await fetch(`${web.url}api/${command}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(res.status, 200);
+    return (await res.json()) as Reply<T>;
+  };
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-web-'));
+    const renderer = path.join(work, 'renderer');
+    mkdirSync(renderer);
+    writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>Harvest</title><script src="app.js"></script>');
+    writeFileSync(path.join(renderer, 'app.js'), 'console.log(1)');
+    web = await startWebHost({ dataDir: path.join(work, 'data'), rendererDir: renderer });
+    const r = await api<JobSummary>('jobs.create', { job: { name: 'Web', seeds: ['http://127.0.0.1:9/'] } });
+    assert.ok(r.ok);
+    job = r.value;
+    const mirror = path.join(job.archiveDir, 'mirror');
+    mkdirSync(path.join(mirror, 'css'), { recursive: true });
+    writeFileSync(path.join(mirror, 'index.html'), '<!doctype html><title>Home</title>');
+    writeFileSync(path.join(mirror, 'css', 'site.css'), 'body{}');
+    writeFileSync(path.join(mirror, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    writeFileSync(path.join(work, 'secret.txt'), 'outside');
+    symlinkSync(path.join(work, 'secret.txt'), path.join(mirror, 'link.txt'));
+  });
+
+  after(async () => {
+    await web?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('serves the renderer only under its token, with a strict CSP', async () => {
+    const page = await fetch(web.url);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'/);
+    assert.match(csp, new RegExp(`frame-src ${new URL(web.viewerBase).origin}`));
+    assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal((await fetch(`${web.url}app.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
+    const origin = new URL(web.url).origin;
+    assert.equal((await fetch(`${origin}/`)).status, 404);
+    assert.equal((await fetch(`${origin}/t/${'x'.repeat(32)}/`)).status, 404);
+    assert.equal((await fetch(`${web.url}%2e%2e/%2e%2e/package.json`)).status, 404);
+    assert.equal(await rawGet(web.url, { Host: 'attacker.example:80' }), 403);
+  });
+
+  it('answers commands over POST JSON and refuses cross-origin, non-JSON, malformed and oversized requests', async () => {
+    const info = await api<AppInfo>('app.info', {});
+    assert.ok(info.ok);
+    assert.equal(info.value.host, 'web');
+    assert.equal(info.value.viewerBase, web.viewerBase);
+    const unknown = await api('nope.nothing', {});
+    assert.equal(!unknown.ok && unknown.error.code, 'invalid-args');
+    const post = (headers: Record<string, string>, body: string) => fetch(`${web.url}api/app.info`, { method: 'POST', headers, body });
+    assert.equal((await post({ 'Content-Type': 'application/json', Origin: 'https://evil.example' }, '{}')).status, 403);
+    assert.equal((await post({ 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'cross-site' }, '{}')).status, 403);
+    assert.equal((await post({ 'Content-Type': 'text/plain' }, '{}')).status, 415);
+    assert.equal((await post({ 'Content-Type': 'application/json' }, '{oops')).status, 400);
+    assert.equal((await post({ 'Content-Type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }))).status, 413);
+    assert.equal((await fetch(`${web.url}api/app.info`)).status, 404, 'commands are POST only');
+  });
+
+  it('streams host events as Server-Sent Events', async () => {
+    const ac = new AbortController();
+    const res = await fetch(`${web.url}api/events`, { signal: ac.signal });
+    assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    const reader = res.body!.getReader();
+    const created = api<JobSummary>('jobs.duplicate', { id: job.id });
+    let text = '';
+    let event: HostEvent | null = null;
+    while (event === null) {
+      const { value, done } = await reader.read();
+      assert.ok(!done, 'the stream stays open');
+      text += Buffer.from(value).toString('utf8');
+      const line = text.split('\n').find((l) => l.startsWith('data: '));
+      if (line) event = JSON.parse(line.slice(6)) as HostEvent;
+    }
+    ac.abort();
+    const dup = await created;
+    assert.ok(dup.ok);
+    assert.equal(event.type, 'job');
+    assert.equal(event.type === 'job' && event.job.id, dup.value.id);
+  });
+
+  it("serves a job's mirror from the viewer listener, with MIME types and a CSP confined to that job", async () => {
+    const base = `${web.viewerBase}${job.id}/`;
+    const home = await fetch(base);
+    assert.equal(home.status, 200);
+    assert.equal(await home.text(), '<!doctype html><title>Home</title>');
+    const csp = home.headers.get('content-security-policy') ?? '';
+    assert.match(csp, new RegExp(`default-src ${base} data: blob:`));
+    assert.match(csp, new RegExp(`connect-src ${base}(;|$)`));
+    assert.match(csp, /sandbox allow-scripts allow-same-origin/);
+    assert.match(csp, new RegExp(`frame-ancestors ${new URL(web.url).origin}`));
+    assert.equal((await fetch(`${base}css/site.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
+    assert.equal((await fetch(`${base}logo.png`)).headers.get('content-type'), 'image/png');
+  });
+
+  it('refuses paths out of the mirror, symlinks out of it, other tokens and unknown jobs', async () => {
+    const base = `${web.viewerBase}${job.id}/`;
+    assert.equal((await fetch(`${base}%2e%2e/catalogue.sqlite`)).status, 404);
+    assert.equal((await fetch(`${base}css%2F..%2F..%2Fcatalogue.sqlite`)).status, 404);
+    assert.equal((await fetch(`${base}link.txt`)).status, 404);
+    assert.equal((await fetch(`${base}missing.html`)).status, 404);
+    const origin = new URL(web.viewerBase).origin;
+    assert.equal((await fetch(`${origin}/${'y'.repeat(32)}/${job.id}/index.html`)).status, 404);
+    assert.equal((await fetch(`${web.viewerBase}no-such-job/index.html`)).status, 404);
+    assert.equal((await fetch(`${base}index.html`, { method: 'POST' })).status, 405);
+    assert.equal(await rawGet(`${base}index.html`, { Host: 'evil.example' }), 403);
+  });
+});
+
+describe('harvest serve before the renderer is built', () => {
+  it('answers the app page with a clear 404', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'harvest-web-'));
+    const web = await startWebHost({ dataDir: path.join(work, 'data'), rendererDir: path.join(work, 'none') });
+    try {
+      const res = await fetch(web.url);
+      assert.equal(res.status, 404);
+      assert.match(await res.text(), /not built: run 'npm run build'/);
+    } finally {
+      await web.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
