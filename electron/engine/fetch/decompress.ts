@@ -10,10 +10,22 @@ const brotliDecompress = promisify(zlib.brotliDecompress);
 
 /** Bigger output pieces than zlib's 16 KiB default: fewer thread-pool round trips on large pages. */
 const CHUNK_SIZE = 64 * 1024;
+/**
+ * Bodies up to this size on the wire are decoded on the calling thread: for a typical compressed
+ * page the thread-pool round trip and stream machinery of async zlib cost more than the inflating.
+ * Output is still capped at maxBytes, and gzip's ratio is at most about 1:1000, so the worst case
+ * blocks the loop for the time to produce 32 MB.
+ */
+const SYNC_DECODE_BYTES = 32 * 1024;
+
+/** The async decoder, or for small inputs its sync twin wrapped to look the same. */
+function pick<O>(data: Buffer, async: (d: Buffer, o: O) => Promise<Buffer>, sync: (d: Buffer, o: O) => Buffer) {
+  return data.length <= SYNC_DECODE_BYTES ? async (d: Buffer, o: O) => sync(d, o) : async;
+}
 
 /**
  * Undoes a Content-Encoding (gzip, x-gzip, deflate with or without its zlib wrapper, br; several
- * codings in the order the header lists them). Runs on the thread pool and stops as soon as the
+ * codings in the order the header lists them). Runs on the thread pool (small bodies inline) and stops as soon as the
  * output passes maxBytes (zlib's maxOutputLength), so a compression bomb costs at most maxBytes.
  * Truncated streams yield what they hold, as browsers do, rather than failing.
  */
@@ -41,12 +53,14 @@ async function decodeOne(data: Buffer, coding: string, maxBytes: number): Promis
     switch (coding) {
       case 'gzip':
       case 'x-gzip':
-        return await gunzip(data, zlibOptions);
+        return await pick<zlib.ZlibOptions>(data, gunzip, zlib.gunzipSync)(data, zlibOptions);
       case 'deflate':
         // "deflate" is meant to be zlib-wrapped, but many servers send raw deflate.
-        return hasZlibHeader(data) ? await inflate(data, zlibOptions) : await inflateRaw(data, zlibOptions);
+        return hasZlibHeader(data)
+          ? await pick<zlib.ZlibOptions>(data, inflate, zlib.inflateSync)(data, zlibOptions)
+          : await pick<zlib.ZlibOptions>(data, inflateRaw, zlib.inflateRawSync)(data, zlibOptions);
       case 'br':
-        return await brotliDecompress(data, {
+        return await pick<zlib.BrotliOptions>(data, brotliDecompress, zlib.brotliDecompressSync)(data, {
           maxOutputLength: maxBytes,
           chunkSize: CHUNK_SIZE,
           finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,

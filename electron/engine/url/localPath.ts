@@ -215,12 +215,27 @@ export function predictedLocalPath(canonicalUrl: string, hint: 'html' | 'css' | 
 }
 
 const HREF_RAW = /^[A-Za-z0-9\-._~]$/;
+const HREF_RAW_ALL = /^[A-Za-z0-9\-._~]*$/;
 /** Non-ASCII, controls, space and the characters WHATWG escapes in fragments. */
 const FRAGMENT_UNSAFE = /[^\x21-\x7E]|["<>`]/u;
 
 /** Escapes everything but unreserved characters, so the href is ASCII and means exactly this name. */
 function hrefSegment(name: string): string {
+  // Most names need no escaping; checking the whole name first spares a split per character.
+  if (HREF_RAW_ALL.test(name)) return name;
   return [...name].map((c) => (HREF_RAW.test(c) ? c : escapeChar(c))).join('');
+}
+
+/**
+ * The relative path between two local paths, which are '/'-separated, relative to the mirror and
+ * free of '.' and '..' segments (localPathFor's output): path.posix.relative would first resolve
+ * both against the working directory, a system call per reference.
+ */
+function relativeLocal(fromDir: string[], to: string[]): string[] {
+  let common = 0;
+  while (common < fromDir.length && common < to.length && fromDir[common] === to[common]) common++;
+  const up: string[] = new Array<string>(fromDir.length - common).fill('..');
+  return up.concat(to.slice(common));
 }
 
 /**
@@ -228,12 +243,10 @@ function hrefSegment(name: string): string {
  * localPathFor). fragment is taken as written in a URL; characters not allowed there are escaped.
  */
 export function hrefBetween(fromLocalPath: string, toLocalPath: string, fragment?: string): string {
-  const relative = path.posix.relative(path.posix.dirname(fromLocalPath), toLocalPath);
-  const href = relative
-    .split('/')
-    .map((s) => (s === '..' ? s : hrefSegment(s)))
-    .join('/');
+  const relative = relativeLocal(fromLocalPath.split('/').slice(0, -1), toLocalPath.split('/'));
+  const href = relative.map((s) => (s === '..' ? s : hrefSegment(s))).join('/');
   if (!fragment) return href;
+  if (!FRAGMENT_UNSAFE.test(fragment)) return `${href}#${fragment}`;
   return `${href}#${[...fragment].map((c) => (FRAGMENT_UNSAFE.test(c) ? escapeChar(c) : c)).join('')}`;
 }
 

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, writeSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -6,6 +6,12 @@ import { WarcError } from './errors.js';
 import { OPEN_SUFFIX } from './fileNames.js';
 import { scanGzipMembers, type GzipMember } from './gzipMembers.js';
 import type { WarcRepair } from './types.js';
+
+/**
+ * Appends up to this size are written synchronously: a write of a few kilobytes into the page
+ * cache takes microseconds, less than the thread-pool round trip and promise of an async one.
+ */
+const SYNC_WRITE_BYTES = 256 * 1024;
 
 /**
  * One WARC file being written: appended to in place under `<name>.open`, renamed to `<name>` when
@@ -71,8 +77,10 @@ export class WarcFile {
     try {
       let written = 0;
       while (written < bytes.length) {
-        const r = await this.fh.write(bytes, written, bytes.length - written, offset + written);
-        written += r.bytesWritten;
+        written +=
+          bytes.length <= SYNC_WRITE_BYTES
+            ? writeSync(this.fh.fd, bytes, written, bytes.length - written, offset + written)
+            : (await this.fh.write(bytes, written, bytes.length - written, offset + written)).bytesWritten;
       }
     } catch (e) {
       // Cut back to the last complete record, so a later write does not follow a torn one.

@@ -327,6 +327,12 @@ describe('hrefBetween', () => {
     assert.equal(hrefBetween('example.org/a/x.html', 'example.org/a/y.html'), 'y.html');
     assert.equal(hrefBetween('example.org/a/x.html', 'example.org/a/x.html'), 'x.html');
   });
+
+  it('climbs out of directories that only share a prefix of their name', () => {
+    assert.equal(hrefBetween('example.org/ab/c/x.html', 'example.org/a/y.html'), '../../a/y.html');
+    assert.equal(hrefBetween('index.html', 'example.org/a/y.html'), 'example.org/a/y.html');
+    assert.equal(hrefBetween('example.org/a/b/x.html', 'example.org/a/b/c/d/y.html'), 'c/d/y.html');
+  });
 });
 
 describe('resolveInside', () => {
