@@ -1,0 +1,130 @@
+// Running one crawler under /usr/bin/time -v and a cap, and measuring what it left behind.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** `/usr/bin/time -v` output: wall s, peak RSS KiB, CPU s, exit status or signal. */
+export function parseTimeV(txt) {
+  const r = {};
+  const w = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(txt);
+  if (w) r.wallSeconds = w[1].split(':').map(Number).reduce((s, x) => s * 60 + x, 0);
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(txt);
+  if (m) r.maxRssKiB = Number(m[1]);
+  const u = /User time \(seconds\): ([\d.]+)/.exec(txt);
+  const s = /System time \(seconds\): ([\d.]+)/.exec(txt);
+  if (u && s) r.cpuSeconds = Number(u[1]) + Number(s[1]);
+  const sig = /Command terminated by signal (\d+)/.exec(txt);
+  if (sig) r.signal = Number(sig[1]);
+  return r;
+}
+
+/** Every live process's parent, from /proc. */
+function parents() {
+  const out = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      out.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+export function descendantsOf(root) {
+  const pp = parents();
+  const found = [root];
+  for (let i = 0; i < found.length; i++) for (const [pid, ppid] of pp) if (ppid === found[i]) found.push(pid);
+  return found;
+}
+
+/** VmHWM and VmRSS (KiB) of one process; null once it has gone. */
+export function memoryOf(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return { hwmKiB: Number(/^VmHWM:\s+(\d+)/m.exec(s)?.[1] ?? 0), rssKiB: Number(/^VmRSS:\s+(\d+)/m.exec(s)?.[1] ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Peak VmHWM over a process tree, sampled: the fallback for when `timeout` has to SIGKILL a crawler,
+ * which kills `timeout` too and loses the rusage `time -v` would have printed.
+ */
+export function watchPeakRss(rootPid, everyMs = 500) {
+  let peakKiB = 0;
+  const sample = () => {
+    for (const pid of descendantsOf(rootPid)) {
+      const m = memoryOf(pid);
+      if (m && m.hwmKiB > peakKiB) peakKiB = m.hwmKiB;
+    }
+  };
+  const timer = setInterval(sample, everyMs);
+  sample();
+  return { stop: () => (clearInterval(timer), peakKiB) };
+}
+
+/**
+ * Runs `cmd` under `/usr/bin/time -v timeout -k 10 <cap>`, in `dir`; resolves with wall seconds
+ * (measured here), exit code, whether the cap stopped it, peak RSS and CPU.
+ */
+export function runMeasured(cmd, { dir, capSeconds, env }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const timeFile = path.join(dir, 'time.txt');
+  const log = fs.openSync(path.join(dir, 'output.txt'), 'w');
+  const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const started = performance.now();
+  const child = spawn('/usr/bin/time', ['-v', '-o', timeFile, 'timeout', '-k', '10', String(capSeconds), ...cmd], {
+    stdio: ['ignore', log, log],
+    env: { ...process.env, ...env },
+  });
+  const watch = watchPeakRss(child.pid);
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      const wallSeconds = (performance.now() - started) / 1000;
+      const polledKiB = watch.stop();
+      fs.closeSync(log);
+      const t = fs.existsSync(timeFile) ? parseTimeV(fs.readFileSync(timeFile, 'utf8')) : {};
+      // time -v reports 124 from timeout when the cap's TERM ended the run, 137 when KILL was needed.
+      const exit = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
+      const capped = exit === 124 || exit === 137 || t.signal === 9;
+      resolve({
+        command: cmd.join(' '),
+        exit,
+        capped,
+        wallSeconds: round(wallSeconds, 2),
+        maxRssMiB: round(Math.max(t.signal === 9 ? 0 : (t.maxRssKiB ?? 0), polledKiB) / 1024, 1),
+        cpuSeconds: t.cpuSeconds == null ? null : round(t.cpuSeconds, 1),
+        loadavgBefore: loadBefore,
+        loadavgAfter: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+      });
+    });
+  });
+}
+
+export function duBytes(dir) {
+  const r = spawnSync('du', ['-sb', dir], { encoding: 'utf8' });
+  return r.status === 0 ? Number(r.stdout.split('\t')[0]) : null;
+}
+
+/** linkcheck.mjs on a saved copy: coverage and links escaping or broken. */
+export function linkcheck(benchDir, mirror, manifest, jsonOut) {
+  const r = spawnSync(process.execPath, [path.join(benchDir, 'linkcheck.mjs'), '--mirror', mirror, '--manifest', manifest, '--json', jsonOut, '--quiet'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (!fs.existsSync(jsonOut)) return { error: (r.stderr || r.stdout || `exit ${r.status}`).trim().slice(0, 300) };
+  const lc = JSON.parse(fs.readFileSync(jsonOut, 'utf8'));
+  return { coverage: lc.coverage, links: lc.links };
+}
+
+export function round(x, digits = 0) {
+  if (x == null || Number.isNaN(x)) return null;
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

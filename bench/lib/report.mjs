@@ -1,0 +1,159 @@
+// Markdown tables, Harvest's ratios to each peer and to the issue's targets, and comparison with an earlier run.
+const f = (x, d = 0) => (x == null ? '–' : typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d }) : String(x));
+const ratio = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 100) / 100);
+const pct = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 1000) / 10);
+
+function crawlTable(rows) {
+  const out = [
+    '| crawler | wall s | ended | site done at s | HTML 200 (site) | HTML/s | requests | req/s | dup URL req | peak RSS MiB | CPU s | disk MiB | pages / assets on disk | links escaping / broken |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const r of rows) {
+    const c = r.coverage;
+    const L = r.links;
+    out.push(
+      `| ${r.name} | ${f(r.wallSeconds, 1)} | ${r.ended} | ${f(r.siteDoneSeconds, 1)} | ${f(r.html200)} (${f(r.html200NonTrap)}) | ${f(r.htmlPerSec, 1)} | ${f(r.requests)} | ${f(r.requestsPerSec, 1)} | ${f(r.duplicateRequests)} | ${f(r.maxRssMiB, 1)} | ${f(r.cpuSeconds, 1)} | ${f(r.diskMiB, 1)} | ` +
+        (c ? `${c.pagesPct}% / ${c.assetsPct}%` : r.linkcheckError ? 'linkcheck failed' : 'not checked') +
+        ' | ' +
+        (L ? `${f(L.escaped)} (${L.escapedPct}%) / ${f(L.broken)} (${L.brokenPct}%)` : '–') +
+        ' |',
+    );
+  }
+  return out;
+}
+
+/** Harvest's ratio to each peer: wall time, and time to fetch the site (the server's "site done at"). */
+function peerRatios(s) {
+  return s.peers.map((p) => {
+    const wall = ratio(s.harvest.wallSeconds, p.wallSeconds);
+    const siteDone = ratio(s.harvest.siteDoneSeconds, p.siteDoneSeconds);
+    return { peer: p.name, peerEnded: p.ended, wall, siteDone, text: `${p.name}: wall ${f(wall, 2)}× (${p.ended === 'cap' ? 'peer stopped by the cap, so an upper bound' : 'peer finished'}), site fetched ${f(siteDone, 2)}×` };
+  });
+}
+
+/** Each target of issue 5 with the measured figure and whether it is met. */
+export function targets(results) {
+  const t = [];
+  const add = (scenario, target, value, met) => t.push({ scenario, target, value, met });
+  const s1 = results.scenarios['1'];
+  if (s1) {
+    const h = s1.harvest;
+    const finished = h.ended === 'finished';
+    for (const p of s1.peers) {
+      if (p.name === 'wget' || p.name === 'wget-guarded') {
+        const r = ratio(h.wallSeconds, p.wallSeconds);
+        add('1', `finished mirror in ≤ 0.5× ${p.name}'s wall time`, `${f(r, 2)}× (${f(h.wallSeconds, 1)} s vs ${f(p.wallSeconds, 1)} s, ${p.name} ${p.ended})`, finished && r != null && r <= 0.5);
+      }
+      if (p.name === 'httrack') {
+        const r = ratio(h.siteDoneSeconds, p.siteDoneSeconds);
+        add('1', '≤ 0.2× HTTrack\'s time to fetch the site', `${f(r, 2)}× (${f(h.siteDoneSeconds, 1)} s vs ${f(p.siteDoneSeconds, 1)} s)`, r != null && r <= 0.2);
+      }
+    }
+    const best = s1.rawLimit?.bestReqPerSec;
+    if (best) {
+      const share = pct(h.requestsPerSec, best);
+      add('1', 'fetch rate ≥ 60% of the raw limit', `${f(share, 1)}% (${f(h.requestsPerSec, 1)} req/s over the whole run, ${f(h.fetchPhaseRequestsPerSec, 1)} over the fetch phase, raw limit ${f(best)} req/s)`, share != null && share >= 60);
+    }
+    const c = h.coverage;
+    if (c) add('1', '100% coverage', `pages ${c.pagesPct}%, assets ${c.assetsPct}%`, c.pagesPct === 100 && c.assetsPct === 100);
+    add('1', 'no more than one request per URL', `${f(h.duplicateRequests)} duplicate requests`, h.duplicateRequests === 0);
+    add('5', 'progress at least every 250 ms', `p50 ${f(s1.responsiveness.p50Ms)} ms, p99 ${f(s1.responsiveness.p99Ms)} ms, max ${f(s1.responsiveness.maxMs)} ms`, s1.responsiveness.maxMs != null && s1.responsiveness.maxMs <= 250);
+  }
+  const s2 = results.scenarios['2'];
+  if (s2) {
+    const share = pct(s2.harvest.requestsPerSec, s2.ceilingReqPerSec);
+    add('2', '≥ 90% of 160 requests/s', `${f(share, 1)}% (${f(s2.harvest.requestsPerSec, 1)} req/s over the whole run; ${f(pct(s2.harvest.fetchPhaseRequestsPerSec, s2.ceilingReqPerSec), 1)}% over the fetch phase)`, share != null && share >= 90);
+  }
+  const s3 = results.scenarios['3'];
+  if (s3?.sizes.length > 1) {
+    const small = s3.sizes[0];
+    const large = s3.sizes.at(-1);
+    const r = ratio(large.msPerPage, small.msPerPage);
+    add('3', `time per page at ${f(large.pages)} pages ≤ 1.2× that at ${f(small.pages)}`, `${f(r, 2)}× (${f(large.msPerPage, 2)} vs ${f(small.msPerPage, 2)} ms/page)`, r != null && r <= 1.2);
+    add('3', `peak RSS < 250 MB at ${f(large.pages)} pages`, `${f(large.maxRssMiB, 1)} MiB`, large.maxRssMiB != null && large.maxRssMiB * 1.048576 < 250);
+  }
+  if (s3?.frontier) {
+    const peak = Math.max(s3.frontier.crawl.peakRssMiB ?? 0, s3.frontier.resume.peakRssMiB ?? 0);
+    add('3', `peak RSS < 250 MB with ${f(s3.frontier.queuedUrls)} URLs queued`, `${f(peak, 1)} MiB`, peak > 0 && peak * 1.048576 < 250);
+  }
+  const s4 = results.scenarios['4'];
+  if (s4) {
+    add('4', 'first new fetch ≤ 2 s after `harvest resume`', `${f(s4.resume.firstNewFetchSeconds, 2)} s`, s4.resume.firstNewFetchSeconds != null && s4.resume.firstNewFetchSeconds <= 2);
+    add('4', 'extra requests ≤ URLs in flight at the kill', `${f(s4.extraRequests)} re-fetched vs ${f(s4.killedAt.inFlight)} in flight`, s4.killedAt.inFlight != null && s4.extraRequests <= s4.killedAt.inFlight);
+  }
+  return t;
+}
+
+export function markdown(results) {
+  const out = [`# Harvest benchmark, ${results.date}`, '', `Machine: ${results.machine}. Options: \`${results.argv}\`. Load average at start ${results.loadavgStart}.`, ''];
+  const s1 = results.scenarios['1'];
+  if (s1) {
+    out.push(`## Scenario 1: ${f(s1.pages)} pages, no added latency, compression on`, '', ...crawlTable([s1.harvest, ...s1.peers]), '');
+    if (s1.rawLimit?.bestReqPerSec) out.push(`Raw fetch limit (raw-limit.mjs, same run): ${s1.rawLimit.latency0.map((r) => `${f(r.reqPerSec)} req/s at concurrency ${r.concurrency}`).join(', ')}; Harvest fetched at ${f(s1.harvest.requestsPerSec, 1)} req/s over the whole run (${f(pct(s1.harvest.requestsPerSec, s1.rawLimit.bestReqPerSec), 1)}% of the best), ${f(s1.harvest.fetchPhaseRequestsPerSec, 1)} req/s over its fetch phase.`, '');
+    for (const r of peerRatios(s1)) out.push(`- Harvest vs ${r.text}`);
+    out.push('');
+  }
+  const s2 = results.scenarios['2'];
+  if (s2) {
+    out.push(`## Scenario 2: ${f(s2.pages)} pages, ${s2.latencyMs} ms per response, ${s2.connections} connections (ceiling ${s2.ceilingReqPerSec} req/s)`, '', ...crawlTable([s2.harvest, ...s2.peers]), '');
+    out.push(`Harvest: ${f(s2.harvest.requestsPerSec, 1)} req/s over the whole run = ${f(pct(s2.harvest.requestsPerSec, s2.ceilingReqPerSec), 1)}% of the ceiling; ${f(s2.harvest.fetchPhaseRequestsPerSec, 1)} req/s over the fetch phase (${f(pct(s2.harvest.fetchPhaseRequestsPerSec, s2.ceilingReqPerSec), 1)}%).`, '');
+    for (const r of peerRatios(s2)) out.push(`- Harvest vs ${r.text}`);
+    out.push('');
+  }
+  const s3 = results.scenarios['3'];
+  if (s3) {
+    out.push('## Scenario 3: scale', '', '| site pages | wall s | ended | ms per page | requests | HTML/s | peak RSS MiB | CPU s | disk MiB | pages / assets on disk |', '|---:|---:|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const r of s3.sizes) out.push(`| ${f(r.pages)} | ${f(r.wallSeconds, 1)} | ${r.ended} | ${f(r.msPerPage, 2)} | ${f(r.requests)} | ${f(r.htmlPerSec, 1)} | ${f(r.maxRssMiB, 1)} | ${f(r.cpuSeconds, 1)} | ${f(r.diskMiB, 1)} | ${r.coverage ? `${r.coverage.pagesPct}% / ${r.coverage.assetsPct}%` : 'not checked'} |`);
+    out.push('');
+    const q = s3.frontier;
+    if (q) {
+      out.push(`Frontier with ${f(q.queuedUrls)} queued URLs (a seed list, \`--seeds-file\`), paused with SIGINT after 10 s of crawling, resumed, paused again (catalogue ${f(q.catalogueMiB, 1)} MiB):`, '');
+      out.push('| stage | s to running | peak RSS at running MiB | peak RSS MiB | queued at pause | done at pause | exit |', '|---|---:|---:|---:|---:|---:|---|');
+      for (const [name, st] of [['crawl (list admitted)', q.crawl], ['resume', q.resume]]) out.push(`| ${name} | ${f(st.secondsToRunning, 2)} | ${f(st.peakRssAtRunningMiB, 1)} | ${f(st.peakRssMiB, 1)} | ${f(st.queuedAtPause)} | ${f(st.doneAtPause)} | ${st.exit} |`);
+      out.push('');
+    }
+  }
+  const s4 = results.scenarios['4'];
+  if (s4) {
+    out.push(`## Scenario 4: kill -9 at half of a ${f(s4.pages)}-page crawl, then resume`, '');
+    out.push(`Killed after ${f(s4.killedAt.html200NonTrap)} site pages and ${f(s4.killedAt.requests)} requests, ${f(s4.killedAt.inFlight)} in flight (requested but not committed; the last progress event said ${f(s4.killedAt.inFlightLastProgressEvent)}), peak RSS ${f(s4.killedAt.peakRssMiB, 1)} MiB. ` +
+      `\`harvest resume\`: first request ${f(s4.resume.firstRequestSeconds, 2)} s, first new fetch (not robots.txt) ${f(s4.resume.firstNewFetchSeconds, 2)} s, first outcome event ${f(s4.resume.firstOutcomeSeconds, 2)} s; ${s4.resume.finished ? 'finished' : 'did not finish within the cap'} with ${f(s4.resume.requests)} requests, peak RSS ${f(s4.resume.peakRssMiB, 1)} MiB. ` +
+      `URLs fetched again after the resume: ${f(s4.extraRequests)}${s4.refetchedExamples.length ? ` (e.g. ${s4.refetchedExamples.slice(0, 3).join(', ')})` : ''}.`, '');
+  }
+  if (s1) {
+    const g = s1.responsiveness;
+    out.push('## Scenario 5: progress events during scenario 1', '', `${f(g.progressEvents)} progress events; gaps p50 ${f(g.p50Ms)} ms, p99 ${f(g.p99Ms)} ms, max ${f(g.maxMs)} ms; ${f(g.overLimit)} gaps over ${g.limitMs} ms.`, '');
+  }
+  for (const [k, v] of Object.entries(results.scenarios)) if (k.endsWith('-error')) out.push(`Scenario ${k.replace('-error', '')} failed: ${v}`, '');
+  out.push('## Targets', '', '| scenario | target | measured | met |', '|---|---|---|---|');
+  for (const t of targets(results)) out.push(`| ${t.scenario} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  out.push('');
+  return out.join('\n');
+}
+
+/** The figures worth following from run to run, by a stable name. */
+function keyFigures(r) {
+  const k = {};
+  const s1 = r.scenarios?.['1'];
+  if (s1) Object.assign(k, { 's1 harvest wall s': s1.harvest.wallSeconds, 's1 harvest HTML/s': s1.harvest.htmlPerSec, 's1 harvest peak RSS MiB': s1.harvest.maxRssMiB, 's5 progress gap p99 ms': s1.responsiveness?.p99Ms });
+  for (const p of s1?.peers ?? []) k[`s1 ${p.name} wall s`] = p.wallSeconds;
+  const s2 = r.scenarios?.['2'];
+  if (s2) k['s2 harvest req/s'] = s2.harvest.requestsPerSec;
+  for (const s of r.scenarios?.['3']?.sizes ?? []) Object.assign(k, { [`s3 ${s.pages} ms/page`]: s.msPerPage, [`s3 ${s.pages} peak RSS MiB`]: s.maxRssMiB });
+  const q = r.scenarios?.['3']?.frontier;
+  if (q) k[`s3 ${q.queuedUrls} queued peak RSS MiB`] = Math.max(q.crawl.peakRssMiB ?? 0, q.resume.peakRssMiB ?? 0);
+  const s4 = r.scenarios?.['4'];
+  if (s4) Object.assign(k, { 's4 first new fetch s': s4.resume.firstNewFetchSeconds, 's4 extra requests': s4.extraRequests });
+  return k;
+}
+
+export function comparison(earlier, now) {
+  const a = keyFigures(earlier);
+  const b = keyFigures(now);
+  const out = [`## Compared with ${earlier.date}`, '', '| figure | earlier | now | change |', '|---|---:|---:|---:|'];
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const change = a[key] != null && b[key] != null && a[key] !== 0 ? `${f(((b[key] - a[key]) / a[key]) * 100, 1)}%` : '–';
+    out.push(`| ${key} | ${f(a[key], 2)} | ${f(b[key], 2)} | ${change} |`);
+  }
+  return out.join('\n') + '\n';
+}

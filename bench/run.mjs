@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// npm run bench: Harvest beside GNU wget and HTTrack on ../shared/bench's site, server and checks, in one run.
+// Scenarios (issue 5): 1 CPU efficiency, 2 latency ceiling, 3 scale and a million-URL frontier, 4 resume
+// after kill -9, 5 progress-event gaps (measured during 1). `node bench/run.mjs --help` lists the options.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureTools, PEERS } from './lib/crawlers.mjs';
+import { comparison, markdown } from './lib/report.mjs';
+import { scenario1, scenario2, scenario3, scenario4 } from './lib/scenarios.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
+  --scenarios 1,2,3,4,5     which scenarios (5 is measured during 1) [all]
+  --pages N                 site size for scenarios 1 and 2 [5000]
+  --scale A,B,C             site sizes for scenario 3 [1000,10000,100000]
+  --queued N                URLs in scenario 3's frontier, 0 to skip [1000000]
+  --resume-pages N          site size for scenario 4 [the largest --scale]
+  --peers a,b | --no-peers  peers in scenarios 1 and 2 (${Object.keys(PEERS).join(', ')}) [all]
+  --cap S                   seconds each peer may run [180]
+  --harvest-cap S           seconds each Harvest crawl may run [3600]
+  --linkcheck-max N         check coverage and links of scenario 3 sites up to N pages [10000]
+  --out DIR                 work folder [/tmp/harvest-bench/<timestamp>]
+  --sites DIR               generated sites, reused between runs [/tmp/harvest-bench/sites]
+  --port P                  port of the bench server [8765]
+  --keep-mirrors            keep mirrors and archives in the work folder
+  --compare FILE            an earlier results JSON to compare with
+Results: bench/results/<timestamp>.json and .md, and the tables on stdout.`;
+
+const { values: o } = parseArgs({
+  options: {
+    scenarios: { type: 'string', default: '1,2,3,4,5' },
+    pages: { type: 'string', default: '5000' },
+    scale: { type: 'string', default: '1000,10000,100000' },
+    queued: { type: 'string', default: '1000000' },
+    'resume-pages': { type: 'string' },
+    peers: { type: 'string', default: Object.keys(PEERS).join(',') },
+    'no-peers': { type: 'boolean', default: false },
+    cap: { type: 'string', default: '180' },
+    'harvest-cap': { type: 'string', default: '3600' },
+    'linkcheck-max': { type: 'string', default: '10000' },
+    out: { type: 'string' },
+    sites: { type: 'string', default: '/tmp/harvest-bench/sites' },
+    port: { type: 'string', default: '8765' },
+    'keep-mirrors': { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+});
+if (o.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+function fail(message) {
+  console.error(`bench: ${message}\n${HELP}`);
+  process.exit(2);
+}
+function positive(name, v) {
+  if (!/^\d+$/.test(v)) fail(`--${name} needs a whole number, got '${v}'`);
+  return Number(v);
+}
+const numbers = (name, v) => v.split(',').map((x) => positive(name, x.trim()));
+
+const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const wanted = new Set(o.scenarios.split(',').map((s) => s.trim()));
+for (const s of wanted) if (!['1', '2', '3', '4', '5'].includes(s)) fail(`unknown scenario '${s}'`);
+const peers = o['no-peers'] ? [] : o.peers.split(',').map((p) => p.trim()).filter(Boolean);
+for (const p of peers) if (!PEERS[p]) fail(`unknown peer '${p}'`);
+const scale = numbers('scale', o.scale);
+const ctx = {
+  root: ROOT,
+  benchDir: process.env.HARVEST_BENCH_DIR ?? path.resolve(ROOT, '..', 'shared', 'bench'),
+  sitesDir: path.resolve(o.sites),
+  out: path.resolve(o.out ?? path.join('/tmp/harvest-bench', stamp)),
+  port: positive('port', o.port),
+  pages: positive('pages', o.pages),
+  scale,
+  queued: positive('queued', o.queued),
+  resumePages: o['resume-pages'] ? positive('resume-pages', o['resume-pages']) : Math.max(...scale),
+  peers,
+  cap: positive('cap', o.cap),
+  harvestCap: positive('harvest-cap', o['harvest-cap']),
+  linkcheckMaxPages: positive('linkcheck-max', o['linkcheck-max']),
+  keepMirrors: o['keep-mirrors'],
+  rawLimit: true,
+  log: (m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`),
+};
+const earlier = o.compare ? JSON.parse(fs.readFileSync(o.compare, 'utf8')) : null;
+
+/** What a clean clone lacks: the build, GNU time and the peers, and raw-limit.mjs's undici. */
+function prepare() {
+  if (!fs.existsSync(path.join(ROOT, 'dist/electron/cli/harvest.js'))) {
+    ctx.log('building Harvest (npm run build)');
+    if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+  }
+  ensureTools(peers, ctx.log);
+  if (!fs.existsSync(path.join(ctx.benchDir, 'node_modules', 'undici'))) {
+    ctx.log(`installing raw-limit.mjs's packages (npm ci in ${ctx.benchDir})`);
+    if (spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ctx.benchDir, stdio: 'inherit' }).status !== 0) {
+      ctx.log('npm ci failed: scenario 1 runs without the raw limit');
+      ctx.rawLimit = false;
+    }
+  }
+  fs.mkdirSync(ctx.out, { recursive: true });
+  fs.mkdirSync(ctx.sitesDir, { recursive: true });
+}
+
+function version(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  return r.status === 0 ? (r.stdout || r.stderr).split('\n')[0].trim() : null;
+}
+
+prepare();
+const results = {
+  date: new Date().toISOString(),
+  argv: process.argv.slice(2).join(' ') || '(defaults)',
+  machine: [`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`, `${Math.round(os.totalmem() / 2 ** 30)} GiB`, `Node ${process.version}`, ...peers.map((p) => version(p.startsWith('wget') ? 'wget' : 'httrack', ['--version'])).filter(Boolean)]
+    .filter((x, i, a) => a.indexOf(x) === i)
+    .join(', '),
+  loadavgStart: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+  options: { ...ctx, log: undefined },
+  scenarios: {},
+};
+const resultsDir = path.join(HERE, 'results');
+fs.mkdirSync(resultsDir, { recursive: true });
+
+/** Written after every scenario, so a run cut short keeps what it measured. */
+function save() {
+  let md = markdown(results);
+  if (earlier) md += '\n' + comparison(earlier, results);
+  for (const dir of [resultsDir, ctx.out]) {
+    fs.writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(results, null, 1) + '\n');
+    fs.writeFileSync(path.join(dir, `${stamp}.md`), md);
+  }
+  return md;
+}
+
+const plan = [
+  ['1', scenario1, wanted.has('1') || wanted.has('5')],
+  ['2', scenario2, wanted.has('2')],
+  ['3', scenario3, wanted.has('3')],
+  ['4', scenario4, wanted.has('4')],
+];
+ctx.log(`work folder ${ctx.out}`);
+for (const [name, run, on] of plan) {
+  if (!on) continue;
+  const started = Date.now();
+  try {
+    results.scenarios[name] = await run(ctx);
+  } catch (e) {
+    ctx.log(`scenario ${name} failed: ${e.stack ?? e}`);
+    results.scenarios[`${name}-error`] = String(e.message ?? e);
+  }
+  ctx.log(`scenario ${name} took ${Math.round((Date.now() - started) / 1000)} s`);
+  save();
+}
+console.log(save());
+ctx.log(`results: ${path.join(resultsDir, `${stamp}.json`)} and .md`);
