@@ -1,19 +1,11 @@
 import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../shared/metadata.js';
-import type { Exporter } from '../engine/export/types.js';
-import { exportWacz } from '../engine/export/wacz.js';
-import { exportWarc } from '../engine/export/warcConcat.js';
+import { EXPORTERS } from '../engine/export/exporters.js';
 import { Archive } from '../engine/store/archive.js';
 import { readMetadata } from '../engine/store/metadata.js';
 
 /** Input the user can fix; the CLI prints it and exits 2. */
 export class ExportArgsError extends Error {}
-
-/** Exporters by format; the ones built elsewhere are added where they land. */
-const EXPORTERS: Partial<Record<ExportFormat, Exporter>> = {
-  wacz: exportWacz,
-  warc: exportWarc,
-};
 
 const BAR_WIDTH = 24;
 const PLAIN_EVERY_MS = 5_000;
