@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../shared/metadata.js';
-import { EXPORTERS } from '../engine/export/formats.js';
+import { EXPORTERS } from '../engine/export/exporters.js';
 import { Archive } from '../engine/store/archive.js';
 import { readMetadata } from '../engine/store/metadata.js';
 

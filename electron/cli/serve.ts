@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../host/dataDir.js';
-import { EXPORTERS } from '../engine/export/formats.js';
+import { EXPORTERS } from '../engine/export/exporters.js';
 import { startWebHost } from '../host/webHost.js';
 
 export class ServeUsageError extends Error {}

@@ -7,6 +7,7 @@ import { datapackageDigestJson, datapackageJson } from './datapackage.js';
 import { sortLines } from './externalSort.js';
 import { HashingZip } from './hashingZip.js';
 import { writePages } from './pages.js';
+import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
 import { finishedWarcFiles } from './warcFiles.js';
 import { writeCompressedIndex } from './zipnum.js';
@@ -21,7 +22,8 @@ export const COMPRESS_INDEX_ABOVE_BYTES = 4 * 1024 * 1024;
  * in bounded chunks, and every file is hashed on its way into the zip.
  */
 export const exportWacz: Exporter = async (archive, outPath, opts) => {
-  const { signal, onProgress } = opts;
+  const { signal } = opts;
+  const onProgress = throttleProgress(opts.onProgress);
   const warcs = await finishedWarcFiles(archive.warcDir);
   const warcBytes = warcs.reduce((n, w) => n + w.bytes, 0);
   const out = path.resolve(outPath);
@@ -29,13 +31,13 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
   await writeAtomically(out, signal, async (partial) => {
     const work = await mkdtemp(path.join(path.dirname(out), '.harvest-export-'));
     try {
-      onProgress?.({ phase: 'indexing WARC', doneBytes: 0, totalBytes: warcBytes });
+      onProgress({ phase: 'indexing WARC', doneBytes: 0, totalBytes: warcBytes });
       const unsorted = path.join(work, 'unsorted.cdxj');
       await writeCdxj(warcs, unsorted, {
         signal,
-        onBytes: (done) => onProgress?.({ phase: 'indexing WARC', doneBytes: done, totalBytes: warcBytes }),
+        onBytes: (done) => onProgress({ phase: 'indexing WARC', doneBytes: done, totalBytes: warcBytes }),
       });
-      onProgress?.({ phase: 'sorting index', doneBytes: 0, totalBytes: 0 });
+      onProgress({ phase: 'sorting index', doneBytes: 0, totalBytes: 0 });
       const sorted = path.join(work, 'index.cdx');
       await sortLines(unsorted, sorted, { tmpDir: work, signal });
       await rm(unsorted);
@@ -58,12 +60,12 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
           0,
         );
       let written = 0;
-      onProgress?.({ phase: 'writing', doneBytes: 0, totalBytes: total });
+      onProgress({ phase: 'writing', doneBytes: 0, totalBytes: total });
       const zip = new HashingZip(partial, {
         signal,
         onBytes: (n) => {
           written += n;
-          onProgress?.({ phase: 'writing', doneBytes: written, totalBytes: total });
+          onProgress({ phase: 'writing', doneBytes: written, totalBytes: total });
         },
       });
       for (const w of warcs) zip.addFile(w.path, `archive/${w.name}`, false);

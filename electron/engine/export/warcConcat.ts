@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { writeAtomically } from './atomicFile.js';
+import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
 import { finishedWarcFiles } from './warcFiles.js';
 
@@ -13,18 +14,19 @@ import { finishedWarcFiles } from './warcFiles.js';
  * the concatenation is itself a valid multi-member gzip WARC (each file keeps its warcinfo record).
  */
 export const exportWarc: Exporter = async (archive, outPath, opts) => {
-  const { signal, onProgress } = opts;
+  const { signal } = opts;
+  const onProgress = throttleProgress(opts.onProgress);
   const warcs = await finishedWarcFiles(archive.warcDir);
   const total = warcs.reduce((n, w) => n + w.bytes, 0);
   const out = path.resolve(outPath);
   await writeAtomically(out, signal, async (partial) => {
     let done = 0;
-    onProgress?.({ phase: 'writing', doneBytes: 0, totalBytes: total });
+    onProgress({ phase: 'writing', doneBytes: 0, totalBytes: total });
     const counter = (): Transform =>
       new Transform({
         transform(chunk: Buffer, _enc, cb) {
           done += chunk.length;
-          onProgress?.({ phase: 'writing', doneBytes: done, totalBytes: total });
+          onProgress({ phase: 'writing', doneBytes: done, totalBytes: total });
           cb(null, chunk);
         },
       });

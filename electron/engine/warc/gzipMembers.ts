@@ -28,14 +28,17 @@ const FCOMMENT = 0x10;
  * trailer, and stops at the first that is not complete. Readers such as warcio silently drop a
  * record cut short at the end of a file, so this is how a torn tail is found.
  */
-export async function scanGzipMembers(fh: FileHandle, onMember: (m: GzipMember) => void): Promise<MemberScan> {
+export async function scanGzipMembers(
+  fh: FileHandle,
+  onMember: (m: GzipMember) => unknown,
+): Promise<MemberScan> {
   const { size } = await fh.stat();
   const window = new FileWindow(fh, size);
   let offset = 0;
   while (offset < size) {
     const member = await completeMember(window, offset);
     if (member === null) break;
-    onMember(member);
+    await onMember(member);
     offset += member.length;
   }
   return { end: offset, size };

@@ -84,4 +84,23 @@ describe('Catalogue', () => {
     }
     assert.equal(run(), 'opened');
   });
+  it('keeps the first capture of each payload digest, across reopening', () => {
+    const file = path.join(dir, 'captures.sqlite');
+    const first = { url: 'http://a.test/logo.png', date: new Date('2026-01-02T03:04:05Z'), recordId: '<urn:uuid:1>' };
+    let c = Catalogue.open(file);
+    try {
+      assert.equal(c.captureByDigest('sha256:AAAA'), null);
+      c.putCapture('sha256:AAAA', first);
+      c.putCapture('sha256:AAAA', { url: 'http://a.test/copy.png', date: new Date(), recordId: '<urn:uuid:2>' });
+    } finally {
+      c.close();
+    }
+    c = Catalogue.open(file);
+    try {
+      assert.deepEqual(c.captureByDigest('sha256:AAAA'), first);
+      assert.equal(c.captureByDigest('sha256:BBBB'), null);
+    } finally {
+      c.close();
+    }
+  });
 });

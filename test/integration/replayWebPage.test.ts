@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Frame } from 'playwright-core';
+import { PROJECT_ROOT, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
+import { listRecords, runHarvest } from '../helpers/harvestCli.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** What the checks below use of the replayed page's DOM (the project builds without DOM types). */
+interface ReplayedImage {
+  complete: boolean;
+  naturalWidth: number;
+  currentSrc: string;
+  src: string;
+  scrollIntoView(): void;
+}
+declare const document: { images: ArrayLike<ReplayedImage> };
+const RWP_DIR = path.join(PROJECT_ROOT, 'node_modules', 'replaywebpage');
+
+/**
+ * Serves ReplayWeb.page's ui.js and sw.js, an embedding page and the WACZ, with the byte ranges
+ * ReplayWeb.page reads a WACZ by.
+ */
+function startViewerServer(wacz: string, pageUrl: string): Promise<{ server: Server; origin: string }> {
+  const embed = `<!doctype html><meta charset="utf-8"><script src="/ui.js"></script>
+<replay-web-page source="/archive.wacz" url="${pageUrl}" replayBase="/" embed="replayonly" style="display:block;width:1200px;height:900px"></replay-web-page>`;
+  const files: Record<string, { file: string; type: string }> = {
+    '/ui.js': { file: path.join(RWP_DIR, 'ui.js'), type: 'application/javascript' },
+    '/sw.js': { file: path.join(RWP_DIR, 'sw.js'), type: 'application/javascript' },
+    '/archive.wacz': { file: wacz, type: 'application/wacz+zip' },
+  };
+  const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (pathname === '/' || pathname === '/index.html') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(embed);
+      return;
+    }
+    const f = files[pathname];
+    if (!f) {
+      res.writeHead(404).end();
+      return;
+    }
+    const size = statSync(f.file).size;
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    const end = range && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    res.writeHead(range ? 206 : 200, {
+      'Content-Type': f.type,
+      'Accept-Ranges': 'bytes',
+      'Content-Length': String(end - start + 1),
+      ...(range && { 'Content-Range': `bytes ${start}-${end}/${size}` }),
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(f.file, { start, end }).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({ server, origin: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` });
+    }),
+  );
+}
+
+/** Pages at depth 3 or more that show images of their own site. */
+async function deepPagesWithImages(archive: string, origin: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const r of listRecords(archive)) {
+    if (found.length >= 3) break;
+    if (r.state !== 'archived' || r.depth < 3 || !/^text\/html/.test(r.contentType ?? '')) continue;
+    const html = await (await fetch(r.url)).text();
+    if (new RegExp(`<img[^>]+src="(/|${origin})`).test(html)) found.push(r.url);
+  }
+  return found;
+}
+
+describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
+  let work: string;
+  let site: BenchSite;
+  let viewer: Server | null = null;
+  let browser: Browser | null = null;
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-rwp-'));
+    site = await startBenchSite({ pages: 150, workDir: work });
+  });
+
+  after(async () => {
+    await browser?.close();
+    viewer?.close();
+    await site?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('replays a deep page with its images', async () => {
+    const archive = path.join(work, 'archive');
+    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--max-depth', '3', '--quiet']);
+    assert.equal(crawl.status, 0, crawl.stderr);
+    const wacz = path.join(work, 'site.wacz');
+    const exported = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const [deep] = await deepPagesWithImages(archive, site.origin);
+    assert.ok(deep, 'the crawl reached a page at depth 3 with images');
+    // Replay must come from the WACZ alone.
+    await site.stop();
+
+    const started = await startViewerServer(wacz, deep);
+    viewer = started.server;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${started.origin}/`);
+
+    // The replayed page sits in an iframe whose URL ends with the archived URL (…/<ts>mp_/<url>).
+    let frame: Frame | undefined;
+    const deadline = Date.now() + 60_000;
+    while (!frame && Date.now() < deadline) {
+      frame = page.frames().find((f) => f.url().endsWith(deep) && f.url().includes('mp_/'));
+      if (!frame) await page.waitForTimeout(250);
+    }
+    assert.ok(frame, `a replay frame for ${deep} (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
+    await frame.waitForLoadState('load');
+    await frame.waitForFunction(() => document.images.length > 0, undefined, { timeout: 30_000 });
+    // Lazy images load once scrolled to.
+    await frame.evaluate(async () => {
+      for (const img of Array.from(document.images)) {
+        img.scrollIntoView();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    });
+    await frame.waitForFunction(() => Array.from(document.images).every((i) => i.complete), undefined, {
+      timeout: 30_000,
+    });
+    const images = await frame.evaluate(() =>
+      Array.from(document.images).map((i) => ({ src: i.currentSrc || i.src, width: i.naturalWidth })),
+    );
+    assert.ok(images.length > 0);
+    for (const img of images) assert.ok(img.width > 0, `image ${img.src} rendered`);
+    const title = await frame.title();
+    assert.ok(title.length > 0, 'the page rendered with its title');
+  });
+});
