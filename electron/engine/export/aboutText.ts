@@ -28,7 +28,7 @@ export function metadataLines(m: DublinCore): [string, string][] {
 }
 
 /** `_about.txt` of a ZIP export: what it is, when and how it was made, and how to open it. */
-export function aboutText(p: Provenance, m: DublinCore, exportedAt: Date): string {
+export function aboutText(p: Provenance, m: DublinCore, exportedAt: Date, longPaths = 0): string {
   const lines = [
     `${m.title || p.name}`,
     '',
@@ -43,6 +43,13 @@ export function aboutText(p: Provenance, m: DublinCore, exportedAt: Date): strin
     `Crawled with:   ${p.crawlTool}`,
     `Exported:       ${exportedAt.toISOString()} with ${p.exportTool}`,
   ];
+  if (longPaths > 0) {
+    lines.push(
+      '',
+      `${longPaths} path(s) here are longer than 260 characters. On Windows, unpack into a short folder`,
+      '(such as C:\\site) or enable long paths, or those files may not open.',
+    );
+  }
   const meta = metadataLines(m);
   if (meta.length > 0) lines.push('', 'Description of the archive (Dublin Core):', ...meta.map(([k, v]) => `${k}: ${v}`));
   return lines.join('\n') + '\n';

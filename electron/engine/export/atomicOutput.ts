@@ -30,8 +30,8 @@ export async function fsyncPath(file: string): Promise<void> {
 }
 
 /**
- * Moves a finished `<out>.partial` to `outPath` and flushes the folder entry. Refuses (and keeps
- * the partial for nobody: it is removed) if `outPath` appeared meanwhile.
+ * Moves a finished `<out>.partial` to `outPath` and flushes the folder entry. If `outPath` appeared
+ * while the export ran, the partial is removed and the export refused rather than overwrite it.
  */
 export async function commitPartial(partial: string, outPath: string): Promise<void> {
   if (existsSync(outPath)) {

@@ -6,6 +6,7 @@ export interface TreeFile {
   rel: string;
   abs: string;
   size: number;
+  mtime: Date;
 }
 
 /**
@@ -23,7 +24,8 @@ export async function* walkFiles(root: string, rel = ''): AsyncGenerator<TreeFil
     if (n.isDir) yield* walkFiles(root, childRel);
     else if (n.isFile) {
       const abs = path.join(dir, n.name);
-      yield { rel: childRel, abs, size: (await stat(abs)).size };
+      const st = await stat(abs);
+      yield { rel: childRel, abs, size: st.size, mtime: st.mtime };
     }
   }
 }

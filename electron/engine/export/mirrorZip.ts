@@ -30,15 +30,11 @@ export const exportMirrorZip: Exporter = async (archive, outPath, opts) => {
   const names = new PortableNameChecker();
   for (const name of [top, ...files.map((f) => `${top}/${f.rel}`)]) names.add(name);
   if (names.problems.length > 0) throw new UnportableNamesError(names.problems);
-  if (names.tooLong.length > 0) {
-    opts.onProgress?.({ phase: `warning: ${names.tooLong.length} path(s) longer than 260 characters`, doneBytes: 0, totalBytes });
-  }
 
   const exportedAt = new Date();
   const zip = new ZipFile();
-  zip.addBuffer(Buffer.from(aboutText(readProvenance(archive), opts.metadata, exportedAt)), `${top}/${ABOUT_FILE}`, {
-    mtime: exportedAt,
-  });
+  const about = aboutText(readProvenance(archive), opts.metadata, exportedAt, names.tooLong.length);
+  zip.addBuffer(Buffer.from(about), `${top}/${ABOUT_FILE}`, { mtime: exportedAt });
   const needsEntryPage = !files.some((f) => f.rel === ENTRY_PAGE);
   if (needsEntryPage) {
     zip.addBuffer(Buffer.from(redirectEntryPage(archive)), `${top}/${ENTRY_PAGE}`, { mtime: exportedAt });
@@ -46,7 +42,7 @@ export const exportMirrorZip: Exporter = async (archive, outPath, opts) => {
   let doneBytes = 0;
   for (const f of files) {
     // Lazily opened, so one file is open at a time however many the mirror holds.
-    zip.addReadStreamLazy(`${top}/${f.rel}`, { size: f.size, compress: !STORED.test(f.rel), mtime: exportedAt }, (cb) => {
+    zip.addReadStreamLazy(`${top}/${f.rel}`, { size: f.size, compress: !STORED.test(f.rel), mtime: f.mtime }, (cb) => {
       const stream = createReadStream(f.abs);
       stream.on('data', (chunk) => {
         doneBytes += chunk.length;
