@@ -57,25 +57,34 @@ export function safeSegments(encoded: string[]): string[] | null {
 }
 
 /**
- * Streams a file that lies inside `root` (after resolving symlinks); false when there is none.
- * Folders answer with their index.html.
+ * The file a request names inside `root`, after resolving symlinks (a folder means its index.html);
+ * null when there is none or it lies outside.
  */
-export function sendFileWithin(req: IncomingMessage, res: ServerResponse, root: string, segments: string[], headers: Record<string, string>): boolean {
+export function resolveFileWithin(root: string, segments: string[]): string | null {
   let realRoot: string;
   let file: string;
   try {
     realRoot = realpathSync(root);
     file = realpathSync(path.join(realRoot, ...segments));
     if (statSync(file).isDirectory()) file = realpathSync(path.join(file, 'index.html'));
+    if (!statSync(file).isFile()) return null;
   } catch {
-    return false;
+    return null;
   }
-  if (file !== realRoot && !file.startsWith(realRoot + path.sep)) return false;
-  const st = statSync(file);
-  if (!st.isFile()) return false;
+  return file === realRoot || !file.startsWith(realRoot + path.sep) ? null : file;
+}
+
+export function mimeTypeOf(file: string): string {
+  return contentType(path.basename(file)) || 'application/octet-stream';
+}
+
+/** Streams a file that lies inside `root` (see resolveFileWithin); false when there is none. */
+export function sendFileWithin(req: IncomingMessage, res: ServerResponse, root: string, segments: string[], headers: Record<string, string>): boolean {
+  const file = resolveFileWithin(root, segments);
+  if (file === null) return false;
   res.writeHead(200, {
-    'Content-Type': contentType(path.basename(file)) || 'application/octet-stream',
-    'Content-Length': String(st.size),
+    'Content-Type': mimeTypeOf(file),
+    'Content-Length': String(statSync(file).size),
     'X-Content-Type-Options': 'nosniff',
     ...headers,
   });

@@ -138,7 +138,8 @@ async function runCommand(req: IncomingMessage, res: ServerResponse, host: Engin
     if (e instanceof BodyTooLarge) return sendText(res, 413, 'request body too large', { Connection: 'close' });
     return sendText(res, 400, 'the body is not valid JSON');
   }
-  const reply = await host.handle(decodeURIComponent(command), body);
+  // Command names are plain ASCII; anything escaped is simply an unknown command.
+  const reply = await host.handle(command, body);
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   res.end(JSON.stringify(reply));
 }

@@ -1,0 +1,91 @@
+import { createReadStream, statSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { protocol } from 'electron';
+import { MIRROR_DIR } from '../engine/store/archive.js';
+import { mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
+import { APP_SCHEME } from './senderCheck.js';
+
+export const ARCHIVE_SCHEME = 'harvest-archive';
+/** AppInfo.viewerBase in the desktop app: `harvest-archive://<jobId>/<localPath>`, one origin per job. */
+export const ARCHIVE_VIEWER_BASE = `${ARCHIVE_SCHEME}://`;
+
+/** The renderer's policy: its own code only, archives only in frames, no network at all. */
+const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  `frame-src ${ARCHIVE_SCHEME}:`,
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * An archived page's policy: what its own job's origin holds, its scripts, nothing else; no forms,
+ * popups or top navigation (sandbox), framed only by the app.
+ */
+const ARCHIVE_CSP = [
+  "default-src 'self' data: blob:",
+  "script-src 'self' data: blob: 'unsafe-inline' 'unsafe-eval'",
+  "style-src 'self' data: blob: 'unsafe-inline'",
+  "connect-src 'self'",
+  "base-uri 'self'",
+  "form-action 'none'",
+  `frame-ancestors ${APP_SCHEME}://app`,
+  'sandbox allow-scripts allow-same-origin',
+].join('; ');
+
+/** Must run before the app is ready: both schemes behave like https origins (standard, secure). */
+export function registerSchemes(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    { scheme: ARCHIVE_SCHEME, privileges: { standard: true, secure: true, stream: true } },
+  ]);
+}
+
+function fileResponse(file: string, csp: string): Response {
+  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    headers: {
+      'Content-Type': mimeTypeOf(file),
+      'Content-Length': String(statSync(file).size),
+      'Content-Security-Policy': csp,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    },
+  });
+}
+
+const notFound = () => new Response('not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+
+/** Segments of a request's path, decoded and checked (see safeSegments). */
+function segmentsOf(url: URL): string[] | null {
+  return safeSegments(url.pathname.split('/').filter((s) => s !== ''));
+}
+
+/**
+ * harvest-app://app/... serves the built renderer; harvest-archive://<jobId>/... serves only that
+ * job's mirror folder. Anything else, or outside those folders, is a 404.
+ */
+export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string) => string | null): void {
+  protocol.handle(APP_SCHEME, (req) => {
+    const url = new URL(req.url);
+    const segments = segmentsOf(url);
+    if (url.host !== 'app' || segments === null) return notFound();
+    const file = resolveFileWithin(rendererDir, segments);
+    return file === null ? notFound() : fileResponse(file, APP_CSP);
+  });
+  protocol.handle(ARCHIVE_SCHEME, (req) => {
+    const url = new URL(req.url);
+    const dir = archiveDirOf(url.host);
+    const segments = segmentsOf(url);
+    if (dir === null || segments === null) return notFound();
+    const file = resolveFileWithin(path.join(dir, MIRROR_DIR), segments);
+    return file === null ? notFound() : fileResponse(file, ARCHIVE_CSP);
+  });
+}

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import type { CommandName, Reply } from '../../shared/contract.js';
+import { commandUrl } from '../../shared/webRoutes.js';
+import { CLI, startBenchSite, stopChild, type BenchSite } from '../helpers/benchSite.js';
+
+/** A running `harvest serve` with its own data folder. */
+export interface HarvestServe {
+  /** The app's URL, token included. */
+  url: string;
+  dataDir: string;
+}
+
+export interface Fixtures {
+  /** Every request the page tried to send off 127.0.0.1 (each was aborted). Tests assert it stays empty. */
+  offsiteRequests: string[];
+  /** Calls a command through the real HTTP API from the page's origin, as the renderer does. */
+  api: <T = unknown>(command: CommandName, args?: Record<string, unknown>) => Promise<Reply<T>>;
+}
+
+export interface WorkerFixtures {
+  /** The small sitegen site served by ../shared/bench/serve.mjs on 127.0.0.1. */
+  site: BenchSite;
+  harvest: HarvestServe;
+}
+
+const SITE_PAGES = 150;
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  site: [
+    async ({}, use) => {
+      const work = mkdtempSync(path.join(tmpdir(), 'harvest-e2e-site-'));
+      const site = await startBenchSite({ pages: SITE_PAGES, workDir: work, latencyMs: 5 });
+      await use(site);
+      await site.stop();
+      rmSync(work, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+
+  harvest: [
+    async ({}, use) => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'harvest-e2e-data-'));
+      const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const url = await appUrlFrom(child);
+      await use({ url, dataDir });
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+
+  offsiteRequests: async ({ context }, use) => {
+    const offsite: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (new URL(url).hostname !== '127.0.0.1') {
+        offsite.push(url);
+        return route.abort('blockedbyclient');
+      }
+      return route.continue();
+    });
+    await use(offsite);
+  },
+
+  api: async ({ page, harvest }, use) => {
+    await use((command, args = {}) => callApi(page, harvest.url, command, args));
+  },
+});
+
+export { expect };
+
+async function callApi<T>(page: Page, appUrl: string, command: CommandName, args: Record<string, unknown>): Promise<Reply<T>> {
+  if (!page.url().startsWith(appUrl)) await page.goto(appUrl);
+  const url = commandUrl(new URL(appUrl).pathname, command);
+  return page.evaluate(
+    async ({ url, args }) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) });
+      return (await res.json()) as Reply<T>;
+    },
+    { url, args },
+  );
+}
+
+function appUrlFrom(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /open (http:\/\/127\.0\.0\.1:\d+\/t\/[A-Za-z0-9_-]+\/)/.exec(out);
+      if (m) {
+        child.stdout!.off('data', onData);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`harvest serve exited early with ${code}: ${out}`)));
+  });
+}

@@ -1,0 +1,50 @@
+import type { AppInfo, JobSummary } from '../../shared/contract.js';
+import { expect, test } from './fixtures.js';
+
+test('the app page loads and app.info answers through the HTTP API, all on 127.0.0.1', async ({ page, harvest, api, offsiteRequests }) => {
+  const res = await page.goto(harvest.url);
+  // Before the renderer is built the host answers a clear 404 instead of the app.
+  if (res!.status() === 404) await expect(page.locator('body')).toContainText('not built');
+  else expect(res!.status()).toBe(200);
+
+  const info = await api<AppInfo>('app.info');
+  expect(info.ok).toBe(true);
+  if (!info.ok) return;
+  expect(info.value.host).toBe('web');
+  expect(info.value.dataDir).toBe(harvest.dataDir);
+  expect(new URL(info.value.viewerBase).hostname).toBe('127.0.0.1');
+
+  const ping = await api<{ sentAtMs: number }>('app.ping', { sentAtMs: 42 });
+  expect(ping).toEqual({ ok: true, value: { sentAtMs: 42 } });
+  expect(offsiteRequests).toEqual([]);
+});
+
+test('an archived page is served offline from the viewer listener and cannot reach the internet', async ({ page, site, api, offsiteRequests }) => {
+  const created = await api<{ id: string }>('jobs.create', { job: { name: 'E2E site', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } });
+  expect(created.ok).toBe(true);
+  if (!created.ok) return;
+  const id = created.value.id;
+  expect((await api('jobs.start', { id })).ok).toBe(true);
+  await expect
+    .poll(async () => {
+      const r = await api<JobSummary[]>('jobs.list');
+      return r.ok ? r.value.find((j) => j.id === id)?.status : null;
+    }, { timeout: 60_000 })
+    .toBe('finished');
+  const info = await api<AppInfo>('app.info');
+  if (!info.ok) throw new Error(info.error.message);
+  const res = await page.goto(`${info.value.viewerBase}${id}/index.html`);
+  expect(res!.status()).toBe(200);
+  expect(res!.headers()['content-security-policy']).toContain(`connect-src ${info.value.viewerBase}${id}/`);
+  // A script in an archived page trying the network is stopped by the archive's CSP.
+  const escaped = await page.evaluate(async () => {
+    try {
+      await fetch('http://127.0.0.1:9/');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  expect(escaped).toBe(false);
+  expect(offsiteRequests).toEqual([]);
+});
