@@ -16,7 +16,8 @@ await build({
   ],
   outdir: outDir,
   bundle: true,
-  format: 'esm',
+  // A classic script: module scripts are refused from file: and custom protocols without CORS headers.
+  format: 'iife',
   platform: 'browser',
   target: ['chrome120'],
   jsx: 'automatic',

@@ -44,6 +44,8 @@ function selectNeighbour(step: 1 | -1, ids: string[]): void {
 export function handleShortcut(e: KeyboardEvent, pendingG: { at: number }, jobIds: () => string[], now = Date.now()): boolean {
   if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return false;
   const nav = useNav.getState();
+  // A dialog (other than this help) owns the keyboard while open.
+  if (!nav.helpOpen && document.querySelector('[aria-modal="true"]')) return false;
   if (now - pendingG.at < GO_TIMEOUT_MS) {
     pendingG.at = 0;
     const screen = ({ j: 'jobs', l: 'library', v: 'viewer' } as const)[e.key as 'j' | 'l' | 'v'];

@@ -69,6 +69,7 @@ describe('job form', () => {
     render(<JobForm mode={{ kind: 'create' }} onDone={() => done++} />);
     await save();
     assert.equal(issuesOf('seeds'), 'at least one seed URL is needed');
+    assert.equal(document.activeElement, field('seeds'), 'focus moves to the first field in error');
     type('seeds', 'ftp://a.test/');
     type('limits.maxPages', '-3');
     type('scope.include', '([unclosed');

@@ -56,4 +56,14 @@ describe('keyboard shortcuts', () => {
     await key('n', search);
     assert.equal(screen.queryByTestId('job-form'), null);
   });
+
+  it('leaves the keyboard to an open dialog', async () => {
+    useJobs.getState().select('a');
+    render(<App />);
+    fireEvent.click(screen.getByTestId('job-delete'));
+    await key('n');
+    await key('?');
+    assert.equal(screen.queryByTestId('job-form'), null);
+    assert.equal(screen.queryByTestId('shortcuts-help'), null);
+  });
 });

@@ -41,13 +41,20 @@ export function JobForm({ mode, onDone }: Props) {
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     setSubmitted(true);
-    if (local.issues.length > 0) return;
+    if (local.issues.length > 0) {
+      focusField(local.issues[0]?.path ?? '');
+      return;
+    }
     setBusy(true);
     const jobs = useJobs.getState();
     const reply = mode.kind === 'edit' ? await jobs.update(mode.id, local.input) : await jobs.create(local.input, archiveDir.trim() || undefined);
     setBusy(false);
     if (reply.ok) onDone();
-    else if (reply.error.code === 'invalid-job') setHostIssues(reply.error.issues ?? [{ path: '', message: reply.error.message }]);
+    else if (reply.error.code === 'invalid-job') {
+      const issues = reply.error.issues ?? [{ path: '', message: reply.error.message }];
+      setHostIssues(issues);
+      focusField(issues[0]?.path ?? '');
+    }
   };
 
   const chooseFolder = async (): Promise<void> => {
@@ -110,6 +117,12 @@ export function JobForm({ mode, onDone }: Props) {
       </div>
     </form>
   );
+}
+
+/** Moves focus (and the scroll position) to the field of an issue. */
+function focusField(issuePath: string): void {
+  const path = fieldOf(issuePath);
+  if (path) document.getElementById(`job-${path.replace(/\./g, '-')}`)?.focus();
 }
 
 /** The field an issue path belongs to. */
