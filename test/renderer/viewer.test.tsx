@@ -70,7 +70,7 @@ describe('viewer screen', () => {
     useNav.getState().openViewer('j1');
     render(<Viewer />);
     await settle();
-    assert.equal(frame().getAttribute('sandbox'), 'allow-scripts allow-forms');
+    assert.equal(frame().getAttribute('sandbox'), 'allow-scripts allow-forms allow-same-origin');
     assert.equal(frame().src, `${BASE}j1/index.html`);
     assert.equal(urlBar(), 'https://site.test/');
     assert.equal(screen.getAllByTestId('page-item').length, 2);

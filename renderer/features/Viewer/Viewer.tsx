@@ -10,9 +10,12 @@ import { PageList } from './PageList.js';
 
 /**
  * The in-app viewer: an archived page in a sandboxed frame served by the host from the archive
- * folder (another origin), the page's original URL above it, back/forward and a page list.
- * The frame gets scripts and forms but never allow-same-origin: its opaque origin can't read
- * other archives on the same server, storage, or the app; no-referrer keeps the app URL's token out of it.
+ * folder, the page's original URL above it, back/forward and a page list.
+ * The archive is always another origin than the app (a second listener on the web host, the
+ * harvest-archive: scheme in Electron), so allow-same-origin gives the page its own archive origin,
+ * never the app's: it can't reach the parent's DOM or the API, nor lift its sandbox. It keeps web
+ * fonts and the page's own requests working (both need a real origin), and matches the sandbox
+ * the host's CSP puts on archived pages. no-referrer keeps the app URL's token out of the page.
  */
 export function Viewer() {
   const target = useNav((s) => s.viewer);
@@ -129,7 +132,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
           ref={frameRef}
           className="viewer-frame"
           title={archive ? `Archived copy of ${archive.name}` : 'Archived page'}
-          sandbox="allow-scripts allow-forms"
+          sandbox="allow-scripts allow-forms allow-same-origin"
           referrerPolicy="no-referrer"
           onLoad={onLoad}
           data-testid="viewer-frame"
