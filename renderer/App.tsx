@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import { Jobs } from './features/Jobs/index.js';
+import { Library } from './features/Library/index.js';
+import { ShortcutsHelp } from './features/ShortcutsHelp/index.js';
+import { Toasts } from './features/Toasts/index.js';
+import { Viewer } from './features/Viewer/index.js';
+import { useShortcuts } from './lib/shortcuts.js';
+import { useApp } from './stores/app.js';
+import { selectJobIds, selectRunningCount, useJobs } from './stores/jobs.js';
+import { useNav, type Screen } from './stores/nav.js';
+
+const TABS: { screen: Screen; label: string; keys: string }[] = [
+  { screen: 'jobs', label: 'Jobs', keys: 'g j' },
+  { screen: 'library', label: 'Library', keys: 'g l' },
+  { screen: 'viewer', label: 'Viewer', keys: 'g v' },
+];
+
+const currentJobIds = (): string[] => selectJobIds(useJobs.getState());
+
+export function App() {
+  const dark = useApp((s) => s.dark);
+  const screen = useNav((s) => s.screen);
+  const go = useNav((s) => s.go);
+  const running = useJobs(selectRunningCount);
+  useShortcuts(currentJobIds);
+  useEffect(() => {
+    document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  }, [dark]);
+  return (
+    <div className="app">
+      <nav className="topbar" aria-label="Screens">
+        <span className="brand">Harvest</span>
+        {TABS.map((t) => (
+          <button
+            key={t.screen}
+            className={`tab${screen === t.screen ? ' active' : ''}`}
+            aria-current={screen === t.screen ? 'page' : undefined}
+            onClick={() => go(t.screen)}
+            title={`${t.label} (${t.keys})`}
+            data-testid={`nav-${t.screen}`}
+          >
+            {t.label}
+          </button>
+        ))}
+        <span className="spacer" />
+        {running > 0 && (
+          <span className="muted small" data-testid="running-count">
+            {running} running
+          </span>
+        )}
+        <button className="tab" onClick={() => useNav.getState().setHelp(true)} title="Keyboard shortcuts (?)" data-testid="nav-help">
+          ?
+        </button>
+      </nav>
+      <div className="screen">
+        {screen === 'jobs' && <Jobs />}
+        {screen === 'library' && <Library />}
+        {screen === 'viewer' && <Viewer />}
+      </div>
+      <ShortcutsHelp />
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { ExportDialog } from './ExportDialog.js';

@@ -1,0 +1,197 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import type { JobIssue } from '../../../shared/job.js';
+import { FIELDS, describeDefault, draftFromJob, draftToInput, issuesByField, type FieldDef, type JobDraft } from '../../lib/jobDraft.js';
+import { selectIsWebHost, useApp } from '../../stores/app.js';
+import { commandValue } from '../../stores/command.js';
+import { useJobs } from '../../stores/jobs.js';
+import type { JobFormMode } from '../../stores/nav.js';
+
+const GROUPS = [...new Set(FIELDS.map((f) => f.group))];
+const SCOPE_MODES = [
+  { value: 'host', label: "The seed's host only" },
+  { value: 'domain', label: 'The whole domain and its subdomains' },
+  { value: 'prefix', label: "The seed's folder (path prefix)" },
+];
+
+interface Props {
+  mode: JobFormMode;
+  onDone(): void;
+}
+
+/** Create or edit a job. Checked as you type with the host's own schema; the host's verdict is shown the same way. */
+export function JobForm({ mode, onDone }: Props) {
+  const info = useApp((s) => s.info);
+  const isWeb = useApp(selectIsWebHost);
+  const editing = mode.kind === 'edit' ? useJobs.getState().byId[mode.id] : undefined;
+  const [draft, setDraft] = useState<JobDraft>(() => draftFromJob(editing?.job ?? { ...info?.defaults, seeds: [] }));
+  const [archiveDir, setArchiveDir] = useState('');
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [hostIssues, setHostIssues] = useState<JobIssue[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const local = useMemo(() => draftToInput(draft, editing ? (editing.job as unknown as Record<string, unknown>) : {}), [draft, editing]);
+  const shown = issuesByField([...local.issues.filter((i) => submitted || touched[fieldOf(i.path)]), ...hostIssues]);
+
+  const set = (path: string, value: string | boolean): void => {
+    setDraft((d) => ({ ...d, [path]: value }));
+    setHostIssues((issues) => issues.filter((i) => fieldOf(i.path) !== path));
+  };
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (local.issues.length > 0) {
+      focusField(local.issues[0]?.path ?? '');
+      return;
+    }
+    setBusy(true);
+    const jobs = useJobs.getState();
+    const reply = mode.kind === 'edit' ? await jobs.update(mode.id, local.input) : await jobs.create(local.input, archiveDir.trim() || undefined);
+    setBusy(false);
+    if (reply.ok) onDone();
+    else if (reply.error.code === 'invalid-job') {
+      const issues = reply.error.issues ?? [{ path: '', message: reply.error.message }];
+      setHostIssues(issues);
+      focusField(issues[0]?.path ?? '');
+    }
+  };
+
+  const chooseFolder = async (): Promise<void> => {
+    const chosen = await commandValue('dialog.chooseFolder', { title: 'Archive folder' });
+    if (chosen?.path) setArchiveDir(chosen.path);
+  };
+
+  return (
+    <form className="job-form" onSubmit={(e) => void submit(e)} noValidate data-testid="job-form">
+      <h2>{mode.kind === 'edit' ? `Edit “${editing?.job.name ?? ''}”` : 'New job'}</h2>
+      {shown[''] && (
+        <ul className="form-issues" data-testid="job-form-issues">
+          {shown[''].map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+      {GROUPS.map((group) => (
+        <fieldset key={group}>
+          <legend>{group}</legend>
+          {FIELDS.filter((f) => f.group === group).map((f) => (
+            <Field
+              key={f.path}
+              field={f}
+              value={draft[f.path] ?? ''}
+              defaultText={describeDefault(f, info?.defaults ?? null)}
+              messages={shown[f.path]}
+              onChange={(v) => set(f.path, v)}
+              onBlur={() => setTouched((t) => ({ ...t, [f.path]: true }))}
+            />
+          ))}
+          {group === 'Site' && mode.kind === 'create' && (
+            <div className="field">
+              <label htmlFor="job-archive-dir">Archive folder</label>
+              <div className="row">
+                <input
+                  id="job-archive-dir"
+                  value={archiveDir}
+                  placeholder={info ? `In ${info.dataDir}` : 'Default location'}
+                  onChange={(e) => setArchiveDir(e.target.value)}
+                  data-testid="job-archive-dir"
+                />
+                {!isWeb && (
+                  <button type="button" onClick={() => void chooseFolder()} data-testid="job-choose-folder">
+                    Choose…
+                  </button>
+                )}
+              </div>
+            </div>
+          )}
+        </fieldset>
+      ))}
+      <div className="form-actions">
+        <button type="button" onClick={onDone} data-testid="job-form-cancel">
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={busy} data-testid="job-form-save">
+          {mode.kind === 'edit' ? 'Save' : 'Create job'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Moves focus (and the scroll position) to the field of an issue. */
+function focusField(issuePath: string): void {
+  const path = fieldOf(issuePath);
+  if (path) document.getElementById(`job-${path.replace(/\./g, '-')}`)?.focus();
+}
+
+/** The field an issue path belongs to. */
+function fieldOf(path: string): string {
+  return FIELDS.find((f) => path === f.path || path.startsWith(`${f.path}.`))?.path ?? '';
+}
+
+interface FieldProps {
+  field: FieldDef;
+  value: string | boolean;
+  defaultText: string | null;
+  messages: string[] | undefined;
+  onChange(v: string | boolean): void;
+  onBlur(): void;
+}
+
+function Field({ field, value, defaultText, messages, onChange, onBlur }: FieldProps) {
+  const id = `job-${field.path.replace(/\./g, '-')}`;
+  const testId = `job-field-${field.path}`;
+  const invalid = messages && messages.length > 0;
+  const describedBy = invalid ? `${id}-issues` : undefined;
+  const common = { id, onBlur, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'data-testid': testId };
+  let control;
+  if (field.kind === 'bool') {
+    control = <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} />;
+  } else if (field.kind === 'scope') {
+    control = (
+      <select {...common} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+        {SCOPE_MODES.map((m) => (
+          <option key={m.value} value={m.value}>
+            {m.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.kind === 'lines') {
+    control = <textarea {...common} rows={field.path === 'seeds' ? 3 : 2} value={String(value)} onChange={(e) => onChange(e.target.value)} />;
+  } else {
+    control = (
+      <input
+        {...common}
+        inputMode={field.kind === 'int' ? 'numeric' : undefined}
+        placeholder={field.nullable ? 'no limit' : undefined}
+        value={String(value)}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  }
+  return (
+    <div className={`field field-${field.kind}${invalid ? ' invalid' : ''}`}>
+      <label htmlFor={id}>
+        {field.label}
+        {field.unit && <span className="unit"> ({field.unit})</span>}
+      </label>
+      {control}
+      {(field.help || defaultText) && (
+        <small className="hint">
+          {field.help}
+          {field.help && defaultText ? ' · ' : ''}
+          {defaultText && `Default: ${defaultText}`}
+        </small>
+      )}
+      {invalid && (
+        <ul className="field-issues" id={`${id}-issues`} data-testid={`${testId}-issues`}>
+          {messages.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { JobForm } from './JobForm.js';

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatCount } from '../../lib/format.js';
+import { isEditable, selectJob, selectJobIds, useJobs } from '../../stores/jobs.js';
+import { useNav } from '../../stores/nav.js';
+import { Confirm } from '../Confirm/index.js';
+import { JobForm } from '../JobForm/index.js';
+import { Progress } from '../Progress/index.js';
+import { RunControls } from '../RunControls/index.js';
+import { UrlLog } from '../UrlLog/index.js';
+
+/** The jobs screen: the list on the left, the selected job (or the job form) on the right. */
+export function Jobs() {
+  const ids = useJobs(useShallow(selectJobIds));
+  const loaded = useJobs((s) => s.loaded);
+  const selectedId = useJobs((s) => s.selectedId);
+  const jobForm = useNav((s) => s.jobForm);
+  const openJobForm = useNav((s) => s.openJobForm);
+  return (
+    <div className="split">
+      <aside className="list-pane">
+        <div className="pane-header">
+          <h2>Jobs</h2>
+          <button className="primary" onClick={() => openJobForm({ kind: 'create' })} data-testid="job-new" title="New job (n)">
+            New job
+          </button>
+        </div>
+        {loaded && ids.length === 0 ? (
+          <div className="empty-state" data-testid="jobs-empty">
+            <p>No jobs yet.</p>
+            <p>A job is a site to harvest: its seed URLs, how far to go and how politely. Create one with New job (or press n), then Start it.</p>
+          </div>
+        ) : (
+          <ul className="job-list" role="listbox" aria-label="Jobs">
+            {ids.map((id) => (
+              <JobRow key={id} id={id} selected={id === selectedId} />
+            ))}
+          </ul>
+        )}
+      </aside>
+      <main className="detail-pane">
+        {jobForm ? (
+          <JobForm key={jobForm.kind === 'edit' ? jobForm.id : 'new'} mode={jobForm} onDone={() => openJobForm(null)} />
+        ) : selectedId ? (
+          <JobDetail id={selectedId} />
+        ) : (
+          <div className="empty-state">
+            <p>{ids.length ? 'Select a job to see its progress and URL log.' : 'Create a job to begin.'}</p>
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function JobRow({ id, selected }: { id: string; selected: boolean }) {
+  const job = useJobs(selectJob(id));
+  if (!job) return null;
+  const archived = job.counts?.archived ?? 0;
+  return (
+    <li
+      role="option"
+      aria-selected={selected}
+      className={`job-row${selected ? ' selected' : ''}`}
+      onClick={() => {
+        useJobs.getState().select(id);
+        useNav.getState().openJobForm(null);
+      }}
+      data-testid="job-row"
+      data-job-id={id}
+    >
+      <div className="job-row-name">{job.job.name}</div>
+      <div className="job-row-seed muted">{job.job.seeds[0]}</div>
+      <div className="job-row-meta">
+        <span className={`status status-${job.status}`} data-testid="job-status">
+          {job.status}
+        </span>
+        <span className="muted">{formatCount(archived)} archived</span>
+      </div>
+    </li>
+  );
+}
+
+function JobDetail({ id }: { id: string }) {
+  const job = useJobs(selectJob(id));
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteArchive, setDeleteArchive] = useState(false);
+  if (!job) return null;
+  const editable = isEditable(job.status);
+  return (
+    <div className="job-detail" data-testid="job-detail">
+      <header className="detail-header">
+        <div>
+          <h2 data-testid="job-name">{job.job.name}</h2>
+          <div className="muted">{job.job.seeds.join(' · ')}</div>
+          <div className="muted small" title="Archive folder">
+            {job.archiveDir}
+          </div>
+        </div>
+        <div className="detail-actions">
+          <span className={`status status-${job.status}`} data-testid="job-detail-status">
+            {job.status}
+          </span>
+          <RunControls id={id} status={job.status} />
+          <button onClick={() => useNav.getState().openJobForm({ kind: 'edit', id })} disabled={!editable} data-testid="job-edit">
+            Edit
+          </button>
+          <button onClick={() => void useJobs.getState().duplicate(id)} data-testid="job-duplicate">
+            Duplicate
+          </button>
+          <button className="danger" onClick={() => setConfirmDelete(true)} disabled={!editable} data-testid="job-delete">
+            Delete
+          </button>
+          {(job.counts?.archived ?? 0) > 0 && (
+            <button onClick={() => useNav.getState().openViewer(id)} data-testid="job-browse">
+              Browse
+            </button>
+          )}
+        </div>
+      </header>
+      {job.status === 'failed' && job.error && <p className="error-banner">{job.error}</p>}
+      <Progress id={id} />
+      <UrlLog id={id} />
+      {confirmDelete && (
+        <Confirm
+          title={`Delete “${job.job.name}”?`}
+          confirmLabel="Delete"
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            void useJobs.getState().remove(id, deleteArchive);
+          }}
+          testId="job-delete-confirm"
+        >
+          <label className="row">
+            <input type="checkbox" checked={deleteArchive} onChange={(e) => setDeleteArchive(e.target.checked)} data-testid="job-delete-archive" />
+            Also delete its archive folder ({job.archiveDir})
+          </label>
+        </Confirm>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import type { ArchiveSummary } from '../../../shared/contract.js';
+import { formatBytes, formatCount, formatDate } from '../../lib/format.js';
+import { selectIsWebHost, useApp } from '../../stores/app.js';
+import { useArchives } from '../../stores/archives.js';
+import { useNav } from '../../stores/nav.js';
+import { Confirm } from '../Confirm/index.js';
+import { ExportDialog } from '../ExportDialog/index.js';
+import { MetadataEditor } from '../MetadataEditor/index.js';
+
+type Dialog = { kind: 'delete' | 'export' | 'metadata'; archive: ArchiveSummary } | null;
+
+/** Every archive: what it holds, and what can be done with it. */
+export function Library() {
+  const list = useArchives((s) => s.list);
+  const loaded = useArchives((s) => s.loaded);
+  const isWeb = useApp(selectIsWebHost);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [shownPath, setShownPath] = useState<{ jobId: string; path: string } | null>(null);
+
+  const reveal = async (jobId: string): Promise<void> => {
+    const path = await useArchives.getState().reveal(jobId);
+    if (isWeb && path) setShownPath({ jobId, path });
+  };
+
+  if (loaded && list.length === 0) {
+    return (
+      <div className="empty-state" data-testid="library-empty">
+        <p>No archives yet.</p>
+        <p>Each job writes an archive as it runs. Create and start a job on the Jobs screen (g j); its archive appears here.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="library">
+      <table className="archive-table">
+        <thead>
+          <tr>
+            <th>Name and seed</th>
+            <th>Date</th>
+            <th className="num">Pages</th>
+            <th className="num">Size</th>
+            <th>Status</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((a) => (
+            <tr key={a.jobId} data-testid="archive-row" data-job-id={a.jobId}>
+              <td>
+                <div className="archive-name">{a.name}</div>
+                <div className="muted small">{a.seeds.join(' · ')}</div>
+                {shownPath?.jobId === a.jobId && (
+                  <div className="small" data-testid="archive-path">
+                    Folder: <code>{shownPath.path}</code>
+                  </div>
+                )}
+              </td>
+              <td>{formatDate(a.finishedAt ?? a.createdAt)}</td>
+              <td className="num" data-testid="archive-pages">
+                {formatCount(a.pages)}
+              </td>
+              <td className="num">{formatBytes(a.bytesOnDisk)}</td>
+              <td>
+                <span className={`status status-${a.status}`}>{a.status}</span>
+              </td>
+              <td>
+                <div className="archive-actions">
+                  <button className="primary" onClick={() => useNav.getState().openViewer(a.jobId)} disabled={a.pages === 0} data-testid="archive-open">
+                    Open
+                  </button>
+                  <button onClick={() => void reveal(a.jobId)} data-testid="archive-reveal">
+                    {isWeb ? 'Show folder' : 'Reveal in file manager'}
+                  </button>
+                  <button onClick={() => setDialog({ kind: 'metadata', archive: a })} data-testid="archive-metadata">
+                    Metadata
+                  </button>
+                  <button onClick={() => setDialog({ kind: 'export', archive: a })} data-testid="archive-export">
+                    Export…
+                  </button>
+                  <button className="danger" onClick={() => setDialog({ kind: 'delete', archive: a })} disabled={a.status === 'running' || a.status === 'pausing'} data-testid="archive-delete">
+                    Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {dialog?.kind === 'delete' && (
+        <Confirm
+          title={`Delete the archive “${dialog.archive.name}”?`}
+          confirmLabel="Delete archive"
+          onCancel={() => setDialog(null)}
+          onConfirm={() => {
+            setDialog(null);
+            void useArchives.getState().remove(dialog.archive.jobId);
+          }}
+          testId="archive-delete-confirm"
+        >
+          <p>
+            This deletes the job and its folder <code>{dialog.archive.archiveDir}</code> with the offline copy, WARC files and catalogue. It cannot be undone.
+          </p>
+        </Confirm>
+      )}
+      {dialog?.kind === 'export' && <ExportDialog archive={dialog.archive} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'metadata' && <MetadataEditor archive={dialog.archive} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { RunControls } from './RunControls.js';

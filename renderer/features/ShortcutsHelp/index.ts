@@ -1,0 +1,1 @@
+export { ShortcutsHelp } from './ShortcutsHelp.js';

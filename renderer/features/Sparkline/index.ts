@@ -1,0 +1,1 @@
+export { Sparkline } from './Sparkline.js';

@@ -1,0 +1,1 @@
+export { Toasts } from './Toasts.js';

@@ -1,0 +1,144 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import { SKIP_REASONS, URL_STATES, type SkipReason, type UrlRecord, type UrlState } from '../../../shared/crawl.js';
+import { formatBytes, formatCount } from '../../lib/format.js';
+import { useNav } from '../../stores/nav.js';
+import { PAGE_SIZE, defaultFilter, rowAt, useUrls, type UrlFilter } from '../../stores/urls.js';
+
+export const ROW_HEIGHT = 28;
+const SEARCH_DEBOUNCE_MS = 250;
+
+interface Props {
+  id: string;
+  /** Height of the scrolling viewport; tests pass one since happy-dom does no layout. */
+  height?: number;
+}
+
+/**
+ * A job's URL log: a virtual list over the host's paged query. Only the rows on screen are
+ * rendered and only their pages fetched, so it stays smooth at a million rows.
+ */
+export function UrlLog({ id, height = 420 }: Props) {
+  const log = useUrls((s) => s.logs[id]);
+  const drillDown = useNav((s) => (s.drillDown?.jobId === id ? s.drillDown : null));
+  const filter = log?.filter ?? defaultFilter;
+  const [search, setSearch] = useState(filter.search);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const applyFilter = (next: UrlFilter): void => {
+    useUrls.getState().setFilter(id, next);
+    scrollRef.current?.scrollTo({ top: 0 });
+  };
+
+  useEffect(() => {
+    if (!useUrls.getState().logs[id]) useUrls.getState().setFilter(id, defaultFilter);
+  }, [id]);
+
+  useEffect(() => {
+    if (!drillDown) return;
+    setSearch('');
+    applyFilter({ search: '', ...(drillDown.state ? { state: drillDown.state } : {}), ...(drillDown.skipReason ? { skipReason: drillDown.skipReason } : {}) });
+    // Only a new drill-down (its serial) re-filters.
+  }, [drillDown?.serial]);
+
+  useEffect(() => {
+    if (search === filter.search) return;
+    const t = setTimeout(() => applyFilter({ ...filter, search }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  const total = log?.total ?? 0;
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    initialRect: { width: 800, height },
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    const pages = [];
+    for (let p = Math.floor(first / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) pages.push(p);
+    void useUrls.getState().ensurePages(id, pages);
+  }, [id, first, last, log?.gen, log?.filterSerial]);
+
+  return (
+    <section className="url-log" aria-label="URL log" data-testid="url-log">
+      <div className="url-log-tools">
+        <select
+          value={filter.state ?? ''}
+          onChange={(e) => applyFilter({ ...filter, state: (e.target.value || undefined) as UrlState | undefined, skipReason: undefined })}
+          aria-label="Filter by state"
+          data-testid="url-log-state"
+        >
+          <option value="">All states</option>
+          {URL_STATES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        {filter.state === 'skipped' && (
+          <select
+            value={filter.skipReason ?? ''}
+            onChange={(e) => applyFilter({ ...filter, skipReason: (e.target.value || undefined) as SkipReason | undefined })}
+            aria-label="Filter by skip reason"
+            data-testid="url-log-reason"
+          >
+            <option value="">Any reason</option>
+            {SKIP_REASONS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        )}
+        <input
+          type="search"
+          placeholder="Search URLs  ( / )"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          aria-label="Search URLs"
+          data-shortcut="search"
+          data-testid="url-log-search"
+        />
+        <span className="muted" data-testid="url-log-total">
+          {log?.total == null ? '…' : `${formatCount(total)} URLs`}
+        </span>
+      </div>
+      <div className="url-log-scroll" ref={scrollRef} style={{ height }} data-testid="url-log-scroll">
+        {log?.total === 0 ? (
+          <p className="empty-state">No URLs match. {filter.state || filter.search ? 'Try another filter.' : 'They appear here as the crawl discovers them.'}</p>
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => (
+              <Row key={item.key} index={item.index} start={item.start} row={rowAt(log, item.index)} />
+            ))}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Row({ index, start, row }: { index: number; start: number; row: UrlRecord | undefined }) {
+  return (
+    <div className={`url-row state-${row?.state ?? 'loading'}`} style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }} data-testid="url-row" data-index={index}>
+      {row ? (
+        <>
+          <span className="url-state">{row.state}</span>
+          <span className="url-status">{row.httpStatus ?? ''}</span>
+          <span className="url-text" title={row.url}>
+            {row.url}
+          </span>
+          <span className="url-detail">{row.skipReason ?? row.error ?? (row.bytes != null ? formatBytes(row.bytes) : '')}</span>
+        </>
+      ) : (
+        <span className="muted">…</span>
+      )}
+    </div>
+  );
+}

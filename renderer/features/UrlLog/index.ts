@@ -1,0 +1,1 @@
+export { ROW_HEIGHT, UrlLog } from './UrlLog.js';

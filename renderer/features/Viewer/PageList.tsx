@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import type { PageRow } from '../../../shared/contract.js';
+import { commandValue } from '../../stores/command.js';
+
+const PAGE_LIMIT = 200;
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** The archive's pages, searchable by URL and title; picking one opens it in the viewer. */
+export function PageList({ jobId, current, onOpen }: { jobId: string; current: string | null; onOpen(localPath: string): void }) {
+  const [search, setSearch] = useState('');
+  const [rows, setRows] = useState<PageRow[]>([]);
+  const [total, setTotal] = useState<number | null>(null);
+
+  const load = async (offset: number, query: string): Promise<void> => {
+    const page = await commandValue('archives.pages', { id: jobId, offset, limit: PAGE_LIMIT, ...(query ? { search: query } : {}) });
+    if (!page) return;
+    setTotal(page.total);
+    setRows((prev) => (offset === 0 ? page.rows : [...prev, ...page.rows]));
+  };
+
+  useEffect(() => {
+    const t = setTimeout(() => void load(0, search.trim()), search ? SEARCH_DEBOUNCE_MS : 0);
+    return () => clearTimeout(t);
+  }, [jobId, search]);
+
+  return (
+    <aside className="page-list" aria-label="Pages">
+      <input
+        type="search"
+        placeholder="Search pages by URL or title  ( / )"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        aria-label="Search pages"
+        data-shortcut="search"
+        data-testid="page-search"
+      />
+      <div className="muted small" data-testid="page-total">
+        {total == null ? '…' : `${total.toLocaleString('en-US')} pages`}
+      </div>
+      {total === 0 ? (
+        <p className="empty-state">{search ? 'No page matches.' : 'No pages in this archive yet.'}</p>
+      ) : (
+        <ul>
+          {rows.map((p) => (
+            <li key={p.localPath}>
+              <button className={`page-item${p.localPath === current ? ' current' : ''}`} onClick={() => onOpen(p.localPath)} title={p.url} data-testid="page-item">
+                <span className="page-title">{p.title || p.url}</span>
+                <span className="page-url muted">{p.url}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {total != null && rows.length < total && (
+        <button onClick={() => void load(rows.length, search.trim())} data-testid="page-more">
+          More…
+        </button>
+      )}
+    </aside>
+  );
+}

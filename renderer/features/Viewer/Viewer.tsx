@@ -1,0 +1,143 @@
+import { useEffect, useRef, useState } from 'react';
+import type { PageRow } from '../../../shared/contract.js';
+import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit, type ViewerHistory } from '../../lib/viewerHistory.js';
+import { selectIsWebHost, useApp } from '../../stores/app.js';
+import { useArchives } from '../../stores/archives.js';
+import { commandValue } from '../../stores/command.js';
+import { useNav } from '../../stores/nav.js';
+import { localPathFromMessage, viewerUrl } from './frameLocation.js';
+import { PageList } from './PageList.js';
+
+/**
+ * The in-app viewer: an archived page in a sandboxed frame served by the host from the archive
+ * folder, the page's original URL above it, back/forward and a page list.
+ * The archive is always another origin than the app (a second listener on the web host, the
+ * harvest-archive: scheme in Electron), so allow-same-origin gives the page its own archive origin,
+ * never the app's: it can't reach the parent's DOM or the API, nor lift its sandbox. It keeps web
+ * fonts and the page's own requests working (both need a real origin), and matches the sandbox
+ * the host's CSP puts on archived pages. no-referrer keeps the app URL's token out of the page.
+ */
+export function Viewer() {
+  const target = useNav((s) => s.viewer);
+  const info = useApp((s) => s.info);
+  if (!target) {
+    return (
+      <div className="empty-state" data-testid="viewer-empty">
+        <p>No archive open. Open one from the Library (g l) or with Browse on a job.</p>
+      </div>
+    );
+  }
+  if (!info) return null;
+  return <ArchiveViewer key={target.jobId} jobId={target.jobId} startPath={target.localPath} viewerBase={info.viewerBase} />;
+}
+
+interface Props {
+  jobId: string;
+  startPath: string;
+  viewerBase: string;
+}
+
+function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
+  const isWeb = useApp(selectIsWebHost);
+  const archive = useArchives((s) => s.list.find((a) => a.jobId === jobId));
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  const [history, setHistory] = useState<ViewerHistory>(() => visit(emptyHistory, startPath));
+  /** Bumped by every navigation the viewer itself makes, so the effect below loads it. */
+  const [navSerial, setNavSerial] = useState(0);
+  const [page, setPage] = useState<PageRow | null | undefined>(undefined);
+  /** The frame navigated on its own and didn't say where. */
+  const [lost, setLost] = useState(false);
+  const [opened, setOpened] = useState<string | null>(null);
+  const ownLoad = useRef(true);
+  const reported = useRef(false);
+  const path = currentPath(history);
+
+  const go = (next: ViewerHistory): void => {
+    if (next === history) return;
+    setHistory(next);
+    setNavSerial((n) => n + 1);
+  };
+
+  useEffect(() => {
+    const frame = frameRef.current;
+    if (!frame || !path) return;
+    ownLoad.current = true;
+    setLost(false);
+    frame.src = viewerUrl(viewerBase, jobId, path);
+    // Only the viewer's own navigations (navSerial) load the frame; reported ones already happened.
+  }, [navSerial, viewerBase, jobId]);
+
+  useEffect(() => {
+    const onMessage = (e: MessageEvent): void => {
+      if (e.source !== frameRef.current?.contentWindow) return;
+      const reportedPath = localPathFromMessage(e.data, viewerBase, jobId);
+      if (!reportedPath) return;
+      reported.current = true;
+      setLost(false);
+      setHistory((h) => visit(h, reportedPath));
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [viewerBase, jobId]);
+
+  useEffect(() => {
+    if (!path) return;
+    let live = true;
+    setPage(undefined);
+    void commandValue('archives.lookup', { id: jobId, localPath: path }).then((row) => live && setPage(row));
+    return () => {
+      live = false;
+    };
+  }, [jobId, path]);
+
+  const onLoad = (): void => {
+    if (!ownLoad.current && !reported.current) setLost(true);
+    ownLoad.current = false;
+    reported.current = false;
+  };
+
+  const openInBrowser = async (): Promise<void> => {
+    const where = await useArchives.getState().openInBrowser(jobId);
+    if (isWeb && where) setOpened(where);
+  };
+
+  const address = lost ? 'Followed a link inside the page (address not reported); use the page list to jump' : page === undefined ? '…' : page ? page.url : `${path} (not a harvested page)`;
+
+  return (
+    <div className="viewer" data-testid="viewer">
+      <div className="viewer-bar">
+        <button onClick={() => go(back(history))} disabled={!canGoBack(history)} aria-label="Back" title="Back" data-testid="viewer-back">
+          ←
+        </button>
+        <button onClick={() => go(forward(history))} disabled={!canGoForward(history)} aria-label="Forward" title="Forward" data-testid="viewer-forward">
+          →
+        </button>
+        <input className="url-bar" readOnly value={address} aria-label="Original URL" title={page?.title ?? undefined} data-testid="viewer-url" />
+        <button onClick={() => void openInBrowser()} data-testid="viewer-open-browser">
+          Open in system browser
+        </button>
+      </div>
+      {opened && (
+        <p className="muted small" data-testid="viewer-browser-path">
+          The mirror is at <code>{opened}</code>; or open{' '}
+          <a href={viewerUrl(viewerBase, jobId, 'index.html')} target="_blank" rel="noopener noreferrer">
+            its index page
+          </a>{' '}
+          in a new tab.
+        </p>
+      )}
+      <div className="viewer-body">
+        <PageList jobId={jobId} current={path} onOpen={(p) => go(visit(history, p))} />
+        <iframe
+          ref={frameRef}
+          className="viewer-frame"
+          title={archive ? `Archived copy of ${archive.name}` : 'Archived page'}
+          sandbox="allow-scripts allow-forms allow-same-origin"
+          referrerPolicy="no-referrer"
+          onLoad={onLoad}
+          data-testid="viewer-frame"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { create } from 'zustand';
+import type { ArchiveSummary } from '../../shared/contract.js';
+import type { DublinCore } from '../../shared/metadata.js';
+import { command, commandValue } from './command.js';
+
+interface ArchivesState {
+  list: ArchiveSummary[];
+  loaded: boolean;
+  load(): Promise<void>;
+  removeLocal(jobId: string): void;
+  /** Deletes the job and its archive folder. */
+  remove(jobId: string): Promise<boolean>;
+  reveal(jobId: string): Promise<string | null>;
+  openInBrowser(jobId: string): Promise<string | null>;
+  getMetadata(jobId: string): Promise<DublinCore | null>;
+  setMetadata(jobId: string, metadata: DublinCore): Promise<DublinCore | null>;
+}
+
+export const useArchives = create<ArchivesState>()((set, get) => ({
+  list: [],
+  loaded: false,
+  load: async () => {
+    const list = await commandValue('archives.list', {});
+    if (list) set({ list, loaded: true });
+  },
+  removeLocal: (jobId) => set((s) => ({ list: s.list.filter((a) => a.jobId !== jobId) })),
+  remove: async (jobId) => {
+    const reply = await command('jobs.delete', { id: jobId, deleteArchive: true });
+    if (reply.ok) get().removeLocal(jobId);
+    return reply.ok;
+  },
+  reveal: async (jobId) => (await commandValue('archives.reveal', { id: jobId }))?.path ?? null,
+  openInBrowser: async (jobId) => (await commandValue('archives.openInBrowser', { id: jobId }))?.path ?? null,
+  getMetadata: (jobId) => commandValue('archives.getMetadata', { id: jobId }),
+  setMetadata: (jobId, metadata) => commandValue('archives.setMetadata', { id: jobId, metadata }),
+}));

@@ -1,0 +1,121 @@
+import { create } from 'zustand';
+import type { JobStatus, JobSummary, Reply } from '../../shared/contract.js';
+import { command, commandValue } from './command.js';
+
+interface JobsState {
+  byId: Record<string, JobSummary>;
+  loaded: boolean;
+  selectedId: string | null;
+  setAll(jobs: JobSummary[]): void;
+  upsert(job: JobSummary): void;
+  removeLocal(id: string): void;
+  select(id: string | null): void;
+  load(): Promise<void>;
+  create(job: Record<string, unknown>, archiveDir?: string): Promise<Reply<JobSummary>>;
+  update(id: string, job: Record<string, unknown>): Promise<Reply<JobSummary>>;
+  duplicate(id: string): Promise<JobSummary | null>;
+  remove(id: string, deleteArchive: boolean): Promise<boolean>;
+  start(id: string): Promise<void>;
+  pause(id: string): Promise<void>;
+  resume(id: string): Promise<void>;
+  cancel(id: string): Promise<void>;
+}
+
+export const useJobs = create<JobsState>()((set, get) => {
+  const runCommand = async (name: 'jobs.start' | 'jobs.pause' | 'jobs.resume' | 'jobs.cancel', id: string): Promise<void> => {
+    const job = await commandValue(name, { id });
+    if (job) get().upsert(job);
+  };
+  return {
+    byId: {},
+    loaded: false,
+    selectedId: null,
+    setAll: (jobs) =>
+      set((s) => {
+        const byId = Object.fromEntries(jobs.map((j) => [j.id, j]));
+        const selectedId = s.selectedId && byId[s.selectedId] ? s.selectedId : null;
+        return { byId, loaded: true, selectedId };
+      }),
+    upsert: (job) => set((s) => ({ byId: { ...s.byId, [job.id]: job } })),
+    removeLocal: (id) =>
+      set((s) => {
+        if (!s.byId[id]) return s;
+        const { [id]: _gone, ...byId } = s.byId;
+        return { byId, selectedId: s.selectedId === id ? null : s.selectedId };
+      }),
+    select: (selectedId) => set({ selectedId }),
+    load: async () => {
+      const jobs = await commandValue('jobs.list', {});
+      if (jobs) get().setAll(jobs);
+    },
+    create: async (job, archiveDir) => {
+      const reply = await command('jobs.create', archiveDir ? { job, archiveDir } : { job });
+      if (reply.ok) {
+        get().upsert(reply.value);
+        set({ selectedId: reply.value.id });
+      }
+      return reply;
+    },
+    update: async (id, job) => {
+      const reply = await command('jobs.update', { id, job });
+      if (reply.ok) get().upsert(reply.value);
+      return reply;
+    },
+    duplicate: async (id) => {
+      const job = await commandValue('jobs.duplicate', { id });
+      if (job) {
+        get().upsert(job);
+        set({ selectedId: job.id });
+      }
+      return job;
+    },
+    remove: async (id, deleteArchive) => {
+      const reply = await command('jobs.delete', { id, deleteArchive });
+      if (reply.ok) get().removeLocal(id);
+      return reply.ok;
+    },
+    start: (id) => runCommand('jobs.start', id),
+    pause: (id) => runCommand('jobs.pause', id),
+    resume: (id) => runCommand('jobs.resume', id),
+    cancel: (id) => runCommand('jobs.cancel', id),
+  };
+});
+
+type JobsView = Pick<JobsState, 'byId'>;
+
+/** Job ids, newest first (use with useShallow). */
+export const selectJobIds = (s: JobsView): string[] =>
+  Object.values(s.byId)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id))
+    .map((j) => j.id);
+
+export const selectJob =
+  (id: string | null) =>
+  (s: JobsView): JobSummary | undefined =>
+    id ? s.byId[id] : undefined;
+
+export const selectRunningCount = (s: JobsView): number =>
+  Object.values(s.byId).filter((j) => j.status === 'running' || j.status === 'pausing').length;
+
+/** Which run-control actions a job's status allows. */
+export interface RunActions {
+  start: boolean;
+  pause: boolean;
+  resume: boolean;
+  cancel: boolean;
+  /** Resume is offered as recovery from a crash. */
+  crashed: boolean;
+}
+
+export function runActionsFor(status: JobStatus): RunActions {
+  return {
+    start: status === 'new',
+    pause: status === 'running',
+    resume: status === 'paused' || status === 'interrupted',
+    cancel: status === 'running' || status === 'pausing' || status === 'paused' || status === 'interrupted',
+    crashed: status === 'interrupted',
+  };
+}
+
+/** Whether a job's settings may be edited now (not while a run holds them). */
+export const isEditable = (status: JobStatus): boolean => status !== 'running' && status !== 'pausing';

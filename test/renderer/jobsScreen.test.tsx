@@ -1,0 +1,121 @@
+import './helpers/dom.js';
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { setApi } from '../../renderer/api/index.js';
+import { Jobs } from '../../renderer/features/Jobs/index.js';
+import { Progress } from '../../renderer/features/Progress/index.js';
+import { RunControls } from '../../renderer/features/RunControls/index.js';
+import { useJobs } from '../../renderer/stores/jobs.js';
+import { useNav } from '../../renderer/stores/nav.js';
+import { useProgress } from '../../renderer/stores/progress.js';
+import type { JobStatus } from '../../shared/contract.js';
+import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
+import { appInfo, counts, jobSummary, progressEvent, resetStores } from './helpers/fixtures.js';
+
+const buttons = () => ['job-start', 'job-pause', 'job-resume', 'job-cancel'].filter((id) => screen.queryByTestId(id) && !(screen.getByTestId(id) as HTMLButtonElement).disabled);
+
+describe('run controls', () => {
+  let api: FakeApi;
+  beforeEach(() => {
+    resetStores();
+    api = fakeApi({ 'jobs.pause': () => ok(jobSummary('a', 'pausing')), 'jobs.resume': () => ok(jobSummary('a', 'running')) });
+    setApi(api);
+  });
+  afterEach(cleanup);
+
+  const cases: [JobStatus, string[]][] = [
+    ['new', ['job-start']],
+    ['running', ['job-pause', 'job-cancel']],
+    ['pausing', ['job-cancel']],
+    ['paused', ['job-resume', 'job-cancel']],
+    ['interrupted', ['job-resume', 'job-cancel']],
+    ['finished', []],
+    ['failed', []],
+  ];
+  for (const [status, enabled] of cases) {
+    it(`offers ${enabled.join(', ') || 'nothing'} when ${status}`, () => {
+      render(<RunControls id="a" status={status} />);
+      assert.deepEqual(buttons(), enabled);
+    });
+  }
+
+  it('labels the resume of a crashed run and sends the commands', async () => {
+    render(<RunControls id="a" status="interrupted" />);
+    assert.equal(screen.getByTestId('job-resume').textContent, 'Resume (crashed run)');
+    await act(async () => fireEvent.click(screen.getByTestId('job-resume')));
+    assert.deepEqual(api.callsTo('jobs.resume'), [{ id: 'a' }]);
+    assert.equal(useJobs.getState().byId.a?.status, 'running');
+  });
+});
+
+describe('progress', () => {
+  beforeEach(() => {
+    resetStores();
+    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }) }));
+  });
+  afterEach(cleanup);
+
+  it('renders the live numbers and drills into a skip reason', () => {
+    useJobs.getState().upsert(jobSummary('a', 'running'));
+    useProgress.getState().apply('a', progressEvent({ urlsPerSec: 2, kbPerSec: 50 }));
+    useProgress.getState().apply(
+      'a',
+      progressEvent({
+        counts: counts({ archived: 1200, redirects: 30, httpErrors: 5, failed: 2, queued: 300, inFlight: 4, skipped: 17, skippedByReason: { robots: 7, 'trap:query-variants': 10 }, bytes: 3 * 1024 * 1024 }),
+        urlsPerSec: 42.4,
+        kbPerSec: 512,
+        elapsedMs: 125_000,
+      }),
+    );
+    render(<Progress id="a" />);
+    const text = (id: string) => screen.getByTestId(id).textContent;
+    assert.equal(text('stat-fetched'), '1,237');
+    assert.equal(text('stat-queued'), '304');
+    assert.equal(text('stat-urls-per-sec'), '42');
+    assert.equal(text('stat-kb-per-sec'), '512');
+    assert.equal(text('stat-bytes'), '3.0 MB');
+    assert.equal(text('stat-elapsed'), '2:05');
+    assert.equal(screen.getByTestId('progress-bar').getAttribute('aria-valuenow'), '80');
+    assert.equal(screen.getByTestId('sparkline-urls').querySelectorAll('polyline').length, 1);
+    fireEvent.click(screen.getByTestId('skip-trap:query-variants'));
+    assert.deepEqual({ ...useNav.getState().drillDown, serial: 0 }, { jobId: 'a', state: 'skipped', skipReason: 'trap:query-variants', serial: 0 });
+  });
+
+  it('falls back to stored counts when the job is not running', () => {
+    useJobs.getState().upsert({ ...jobSummary('a', 'finished', counts({ archived: 9 })), durationMs: 61_000 });
+    render(<Progress id="a" />);
+    assert.equal(screen.getByTestId('stat-fetched').textContent, '9');
+    assert.equal(screen.getByTestId('stat-elapsed').textContent, '1:01');
+    assert.equal(screen.getByTestId('stat-urls-per-sec').textContent, '—');
+  });
+});
+
+describe('jobs screen', () => {
+  beforeEach(() => {
+    resetStores();
+    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }), 'jobs.delete': () => ok(null), 'app.info': () => ok(appInfo()) }));
+  });
+  afterEach(cleanup);
+
+  it('explains what to do when there are no jobs', () => {
+    useJobs.getState().setAll([]);
+    render(<Jobs />);
+    assert.match(screen.getByTestId('jobs-empty').textContent ?? '', /Create one with New job/);
+  });
+
+  it('lists several jobs with their status and deletes one after confirmation', async () => {
+    useJobs.getState().setAll([jobSummary('a', 'running'), jobSummary('bb', 'paused')]);
+    render(<Jobs />);
+    const rows = screen.getAllByTestId('job-row');
+    assert.deepEqual(rows.map((r) => within(r).getByTestId('job-status').textContent), ['paused', 'running']);
+    fireEvent.click(rows[0]!);
+    assert.equal(screen.getByTestId('job-name').textContent, 'Job bb');
+    fireEvent.click(screen.getByTestId('job-delete'));
+    fireEvent.click(screen.getByTestId('job-delete-confirm-cancel'));
+    assert.equal(screen.getAllByTestId('job-row').length, 2);
+    fireEvent.click(screen.getByTestId('job-delete'));
+    await act(async () => fireEvent.click(screen.getByTestId('job-delete-confirm-ok')));
+    assert.deepEqual(screen.getAllByTestId('job-row').map((r) => r.getAttribute('data-job-id')), ['a']);
+  });
+});

@@ -1,0 +1,133 @@
+import './helpers/dom.js';
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { setApi } from '../../renderer/api/index.js';
+import { dispatchHostEvent } from '../../renderer/bootstrap.js';
+import { Library } from '../../renderer/features/Library/index.js';
+import { useApp } from '../../renderer/stores/app.js';
+import { useArchives } from '../../renderer/stores/archives.js';
+import { useNav } from '../../renderer/stores/nav.js';
+import type { ArchiveSummary, ExportStatus } from '../../shared/contract.js';
+import type { DublinCore } from '../../shared/metadata.js';
+import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
+import { appInfo, resetStores } from './helpers/fixtures.js';
+
+const archive = (jobId: string, pages = 10): ArchiveSummary => ({
+  jobId,
+  name: `Archive ${jobId}`,
+  seeds: [`http://${jobId}.test/`],
+  archiveDir: `/data/${jobId}`,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-02T00:00:00.000Z',
+  status: 'finished',
+  pages,
+  bytesOnDisk: 2048,
+});
+
+const metadata: DublinCore = {
+  title: 'T',
+  creator: '',
+  subject: ['a', 'b'],
+  description: '',
+  publisher: '',
+  date: '',
+  rights: '',
+  language: ['en'],
+  coverage: '',
+  sourceOrganization: '',
+  contactEmail: '',
+};
+
+const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
+
+describe('library', () => {
+  let api: FakeApi;
+  let exportArgs: unknown;
+  beforeEach(() => {
+    resetStores();
+    useApp.setState({ info: appInfo('web') });
+    const running: ExportStatus = { exportId: 'x1', jobId: 'a', format: 'bagit', outPath: '/out/a-bag', state: 'running', progress: { phase: 'hashing', doneBytes: 0, totalBytes: 100 }, result: null, error: null };
+    api = fakeApi({
+      'jobs.delete': () => ok(null),
+      'archives.reveal': () => ok({ path: '/data/a' }),
+      'archives.export': (a) => ((exportArgs = a), ok(running)),
+      'exports.cancel': () => ok({ ...running, state: 'cancelled' }),
+      'archives.getMetadata': () => ok(metadata),
+      'archives.setMetadata': (a) => ok(a.metadata as DublinCore),
+    });
+    setApi(api);
+    useArchives.setState({ list: [archive('a'), archive('b', 0)], loaded: true });
+  });
+  afterEach(cleanup);
+
+  it('explains what to do when empty', () => {
+    useArchives.setState({ list: [], loaded: true });
+    render(<Library />);
+    assert.match(screen.getByTestId('library-empty').textContent ?? '', /Jobs screen/);
+  });
+
+  it('lists archives, opens one in the viewer, shows its folder on the web host and deletes after confirmation', async () => {
+    render(<Library />);
+    const rows = screen.getAllByTestId('archive-row');
+    assert.equal(rows.length, 2);
+    assert.equal(within(rows[0]!).getByTestId('archive-pages').textContent, '10');
+    assert.equal((within(rows[1]!).getByTestId('archive-open') as HTMLButtonElement).disabled, true);
+    fireEvent.click(within(rows[0]!).getByTestId('archive-open'));
+    assert.deepEqual(useNav.getState().viewer, { jobId: 'a', localPath: 'index.html' });
+    await act(async () => fireEvent.click(within(rows[0]!).getByTestId('archive-reveal')));
+    assert.equal(screen.getByTestId('archive-path').textContent, 'Folder: /data/a');
+    fireEvent.click(within(rows[1]!).getByTestId('archive-delete'));
+    await act(async () => fireEvent.click(screen.getByTestId('archive-delete-confirm-ok')));
+    assert.deepEqual(api.callsTo('jobs.delete'), [{ id: 'b', deleteArchive: true }]);
+    assert.equal(screen.getAllByTestId('archive-row').length, 1);
+  });
+
+  it('runs an export: choices, progress from events, cancel', async () => {
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[0]!).getByTestId('archive-export'));
+    assert.equal(screen.queryByTestId('export-choose-path'), null, 'no native dialog on the web host');
+    assert.equal(screen.queryByTestId('export-include-mirror'), null);
+    fireEvent.click(screen.getByTestId('export-format-bagit'));
+    fireEvent.click(screen.getByTestId('export-include-mirror'));
+    fireEvent.change(screen.getByTestId('export-path'), { target: { value: ' /out/a-bag ' } });
+    await act(async () => fireEvent.click(screen.getByTestId('export-start')));
+    assert.deepEqual(exportArgs, { id: 'a', format: 'bagit', includeMirror: true, outPath: '/out/a-bag' });
+    const base = { exportId: 'x1', jobId: 'a', format: 'bagit' as const, outPath: '/out/a-bag', result: null, error: null };
+    act(() => dispatchHostEvent({ type: 'export', export: { ...base, state: 'running', progress: { phase: 'hashing', doneBytes: 25, totalBytes: 100 } } }));
+    assert.equal(screen.getByTestId('export-progress').getAttribute('aria-valuenow'), '25');
+    assert.match(screen.getByTestId('export-message').textContent ?? '', /hashing/);
+    await act(async () => fireEvent.click(screen.getByTestId('export-cancel')));
+    assert.deepEqual(api.callsTo('exports.cancel'), [{ exportId: 'x1' }]);
+    assert.equal(screen.getByTestId('export-status').getAttribute('data-state'), 'cancelled');
+    fireEvent.click(screen.getByTestId('export-close'));
+    assert.equal(screen.queryByTestId('export-dialog'), null);
+  });
+
+  it('shows a finished export with its result', async () => {
+    useApp.setState({ info: appInfo('electron') });
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[0]!).getByTestId('archive-export'));
+    assert.ok(screen.getByTestId('export-choose-path'));
+    await act(async () => fireEvent.click(screen.getByTestId('export-start')));
+    act(() =>
+      dispatchHostEvent({ type: 'export', export: { exportId: 'x1', jobId: 'a', format: 'wacz', outPath: '/out/a.wacz', state: 'done', progress: { phase: 'done', doneBytes: 100, totalBytes: 100 }, result: { bytes: 4096, files: 3 }, error: null } }),
+    );
+    assert.equal(screen.getByTestId('export-message').textContent, 'Done: /out/a.wacz (4.0 KB, 3 files)');
+  });
+
+  it('edits Dublin Core metadata', async () => {
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[0]!).getByTestId('archive-metadata'));
+    await settle();
+    assert.equal((screen.getByTestId('metadata-subject') as HTMLInputElement).value, 'a, b');
+    fireEvent.change(screen.getByTestId('metadata-subject'), { target: { value: 'history, , archives ' } });
+    fireEvent.change(screen.getByTestId('metadata-creator'), { target: { value: 'Special Collections' } });
+    await act(async () => fireEvent.click(screen.getByTestId('metadata-save')));
+    const saved = api.callsTo('archives.setMetadata')[0] as { id: string; metadata: DublinCore };
+    assert.equal(saved.id, 'a');
+    assert.deepEqual(saved.metadata.subject, ['history', 'archives']);
+    assert.equal(saved.metadata.creator, 'Special Collections');
+    assert.equal(screen.queryByTestId('metadata-editor'), null);
+  });
+});

@@ -1,0 +1,129 @@
+import './helpers/dom.js';
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { setApi } from '../../renderer/api/index.js';
+import { Viewer } from '../../renderer/features/Viewer/index.js';
+import { LOCATION_MESSAGE, localPathFromMessage, viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
+import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit } from '../../renderer/lib/viewerHistory.js';
+import { useApp } from '../../renderer/stores/app.js';
+import { useNav } from '../../renderer/stores/nav.js';
+import type { PageRow } from '../../shared/contract.js';
+import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
+import { appInfo, resetStores } from './helpers/fixtures.js';
+
+const BASE = appInfo().viewerBase;
+const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
+const page = (localPath: string): PageRow => ({ url: `https://site.test/${localPath.replace(/index\.html$/, '')}`, title: `Title ${localPath}`, localPath });
+
+describe('viewer history', () => {
+  it('goes back and forward and drops the forward entries on a new visit', () => {
+    let h = visit(visit(visit(emptyHistory, 'a'), 'b'), 'c');
+    assert.equal(currentPath(h), 'c');
+    h = back(back(h));
+    assert.equal(currentPath(h), 'a');
+    assert.equal(canGoBack(h), false);
+    assert.equal(back(h), h);
+    h = forward(h);
+    assert.equal(currentPath(h), 'b');
+    h = visit(h, 'd');
+    assert.deepEqual(h.entries, ['a', 'b', 'd']);
+    assert.equal(canGoForward(h), false);
+    assert.equal(visit(h, 'd'), h, 'revisiting the current page adds nothing');
+  });
+});
+
+describe('frame location', () => {
+  it('builds encoded viewer URLs and reads location reports of this archive only', () => {
+    assert.equal(viewerUrl(BASE, 'j1', 'a b/c#.html'), `${BASE}j1/a%20b/c%23.html`);
+    assert.equal(localPathFromMessage({ type: LOCATION_MESSAGE, href: `${BASE}j1/a%20b/c.html?x#y` }, BASE, 'j1'), 'a b/c.html');
+    assert.equal(localPathFromMessage({ type: LOCATION_MESSAGE, href: `${BASE}j1/` }, BASE, 'j1'), 'index.html');
+    assert.equal(localPathFromMessage({ type: LOCATION_MESSAGE, href: `${BASE}j2/c.html` }, BASE, 'j1'), null);
+    assert.equal(localPathFromMessage({ type: 'other', href: `${BASE}j1/c.html` }, BASE, 'j1'), null);
+    assert.equal(localPathFromMessage('nope', BASE, 'j1'), null);
+  });
+});
+
+describe('viewer screen', () => {
+  let api: FakeApi;
+  beforeEach(() => {
+    resetStores();
+    useApp.setState({ info: appInfo('web') });
+    api = fakeApi({
+      'archives.lookup': (a) => ok(a.localPath.endsWith('.html') ? page(a.localPath) : null),
+      'archives.pages': (a) => ok({ total: a.search ? 1 : 2, rows: a.search ? [page('about.html')] : [page('index.html'), page('about.html')] }),
+      'archives.openInBrowser': () => ok({ path: '/data/a/mirror/index.html' }),
+    });
+    setApi(api);
+  });
+  afterEach(cleanup);
+
+  const frame = () => screen.getByTestId('viewer-frame') as HTMLIFrameElement;
+  const urlBar = () => (screen.getByTestId('viewer-url') as HTMLInputElement).value;
+
+  it('explains itself when no archive is open', () => {
+    render(<Viewer />);
+    assert.match(screen.getByTestId('viewer-empty').textContent ?? '', /Library/);
+  });
+
+  it('shows the original URL, follows the page list and goes back and forward', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    assert.equal(frame().getAttribute('sandbox'), 'allow-scripts allow-forms allow-same-origin');
+    assert.equal(frame().src, `${BASE}j1/index.html`);
+    assert.equal(urlBar(), 'https://site.test/');
+    assert.equal(screen.getAllByTestId('page-item').length, 2);
+    assert.equal((screen.getByTestId('viewer-back') as HTMLButtonElement).disabled, true);
+
+    fireEvent.click(screen.getAllByTestId('page-item')[1]!);
+    await settle();
+    assert.equal(frame().src, `${BASE}j1/about.html`);
+    assert.equal(urlBar(), 'https://site.test/about.html');
+
+    fireEvent.click(screen.getByTestId('viewer-back'));
+    await settle();
+    assert.equal(frame().src, `${BASE}j1/index.html`);
+    assert.equal(urlBar(), 'https://site.test/');
+    fireEvent.click(screen.getByTestId('viewer-forward'));
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/about.html');
+  });
+
+  it('follows navigation inside the frame from its location reports', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    await act(async () => {
+      window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, href: `${BASE}j1/news/item.html` }, source: frame().contentWindow }));
+    });
+    fireEvent.load(frame());
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/news/item.html');
+    fireEvent.click(screen.getByTestId('viewer-back'));
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/');
+  });
+
+  it('says so when the frame navigates without reporting where', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    fireEvent.load(frame());
+    assert.match(urlBar(), /address not reported/);
+  });
+
+  it('searches pages and shows the mirror path on the web host', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.change(screen.getByTestId('page-search'), { target: { value: 'about' } });
+    await act(async () => new Promise((r) => setTimeout(r, 300)));
+    assert.deepEqual(api.callsTo('archives.pages').at(-1), { id: 'j1', offset: 0, limit: 200, search: 'about' });
+    assert.equal(screen.getAllByTestId('page-item').length, 1);
+    await act(async () => fireEvent.click(screen.getByTestId('viewer-open-browser')));
+    assert.match(screen.getByTestId('viewer-browser-path').textContent ?? '', /\/data\/a\/mirror\/index.html/);
+  });
+});
