@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow } from 'electron';
 import { startEngineHost, type EngineHost } from '../host/engineHost.js';
-import { EXPORTERS } from '../host/exporters.js';
+import { EXPORTERS } from '../engine/export/exporters.js';
 import { desktopShell } from './desktopShell.js';
 import { wireIpc } from './ipc.js';
 import { keepOnAppOrigin, lockDownSession, lockDownWindows } from './lockdown.js';
