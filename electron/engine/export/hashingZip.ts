@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 
@@ -28,7 +28,14 @@ export class HashingZip {
   constructor(outFile: string, opts: { signal?: AbortSignal; onBytes?: (n: number) => void }) {
     this.#signal = opts.signal;
     this.#onBytes = opts.onBytes ?? (() => {});
-    this.#failed = new Promise<never>((_, reject) => (this.#failure = reject));
+    this.#failed = new Promise<never>((_, reject) => {
+      this.#failure = (e) => {
+        reject(e);
+        // Stops the output pipeline too, so the file is closed rather than left waiting on yazl.
+        const out = this.#zip.outputStream;
+        if (out instanceof Readable) out.destroy();
+      };
+    });
     this.#failed.catch(() => {}); // observed through close()
     this.#zip.on('error', (e: unknown) => this.#failure?.(e));
     this.#written = pipeline(this.#zip.outputStream, createWriteStream(outFile), { signal: opts.signal });

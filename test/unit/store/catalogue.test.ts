@@ -84,6 +84,7 @@ describe('Catalogue', () => {
     }
     assert.equal(run(), 'opened');
   });
+
   it('keeps the first capture of each payload digest, across reopening', () => {
     const file = path.join(dir, 'captures.sqlite');
     const first = { url: 'http://a.test/logo.png', date: new Date('2026-01-02T03:04:05Z'), recordId: '<urn:uuid:1>' };
