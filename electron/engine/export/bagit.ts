@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bagInfoFields, formatBagInfo } from './bagInfo.js';
@@ -18,6 +19,7 @@ export const PAYLOAD_DIR = 'data';
 /** Where the mirror goes in the payload when included. */
 export const PAYLOAD_MIRROR_DIR = 'mirror';
 const ALGORITHM = 'sha256';
+const COPY_CONCURRENCY = 4;
 
 /**
  * BagIt (RFC 8493) export for preservation repositories: a bag folder whose payload holds the
@@ -38,9 +40,10 @@ export function bagitExporter(makeWacz: Exporter): Exporter {
       const tagEntries: ManifestEntry[] = [];
       const tagFile = async (name: string, text: string): Promise<void> => {
         const file = path.join(partial, name);
-        await writeFile(file, text, { flag: 'wx' });
+        const bytes = Buffer.from(text, 'utf8');
+        await writeFile(file, bytes, { flag: 'wx' });
         await fsyncPath(file);
-        tagEntries.push({ path: name, checksum: (await hashFile(file, [ALGORITHM])).digests[ALGORITHM]! });
+        tagEntries.push({ path: name, checksum: createHash(ALGORITHM).update(bytes).digest('hex') });
       };
       await tagFile(BAGIT_TXT, 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
       const totals = { bytes: payload.reduce((n, e) => n + e.bytes, 0), files: payload.length };
@@ -94,22 +97,42 @@ async function writePayload(
   const names = new PortableNameChecker();
   for (const f of files) names.add(`${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`);
   if (names.problems.length > 0) throw new UnportableNamesError(names.problems);
+  const mirrorEntries = new Array<PayloadEntry>(files.length);
   const madeDirs = new Set<string>();
   let copied = 0;
-  for (const f of files) {
-    opts.signal?.throwIfAborted();
-    const rel = `${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`;
-    const dst = path.join(path.dirname(data), ...rel.split('/'));
-    const dir = path.dirname(dst);
-    if (!madeDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      madeDirs.add(dir);
+  let next = 0;
+  let failed = false;
+  const copyNext = async (): Promise<void> => {
+    while (!failed && next < files.length) {
+      const f = files[next]!;
+      const i = next++;
+      opts.signal?.throwIfAborted();
+      const rel = `${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`;
+      const dst = path.join(path.dirname(data), ...rel.split('/'));
+      const dir = path.dirname(dst);
+      if (!madeDirs.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        madeDirs.add(dir);
+      }
+      const d = await copyWithDigest(f.abs, dst, [ALGORITHM], {
+        ...(opts.signal && { signal: opts.signal }),
+        onBytes: (n) => report('copying mirror', (copied += n), totalBytes),
+      });
+      mirrorEntries[i] = { path: rel, checksum: d.digests[ALGORITHM]!, bytes: d.bytes };
     }
-    const d = await copyWithDigest(f.abs, dst, [ALGORITHM], {
-      ...(opts.signal && { signal: opts.signal }),
-      onBytes: (n) => report('copying mirror', (copied += n), totalBytes),
-    });
-    entries.push({ path: rel, checksum: d.digests[ALGORITHM]!, bytes: d.bytes });
-  }
+  };
+  // Several copies in flight hide each file's fsync latency; every copier stops at the first failure,
+  // and all have stopped before the caller removes the partial bag.
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: COPY_CONCURRENCY }, () =>
+      copyNext().catch((e: unknown) => {
+        failed = true;
+        throw e;
+      }),
+    ),
+  );
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failure) throw failure.reason;
+  entries.push(...mirrorEntries);
   return entries;
 }

@@ -16,8 +16,8 @@ interface Resource {
 
 /**
  * Checks a WACZ (https://specs.webrecorder.net/wacz/1.1.1/): every resource datapackage.json lists
- * is in the ZIP with that hash and size, nothing else is, and datapackage-digest.json holds the
- * hash of datapackage.json itself.
+ * is in the ZIP with that hash and size, nothing else is, and datapackage-digest.json (if there)
+ * holds the hash of datapackage.json itself.
  */
 export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const target = path.resolve(file);
@@ -125,11 +125,9 @@ function parseResources(pkg: Buffer, problems: VerifyProblem[]): Resource[] {
   return out;
 }
 
+/** The digest file is optional in WACZ 1.1.1 (signing builds on it); when present it must match. */
 function checkDigestFile(digestFile: Buffer | null, pkg: Buffer, problems: VerifyProblem[]): void {
-  if (digestFile === null) {
-    problems.push({ kind: 'missing', path: DATAPACKAGE_DIGEST, detail: `the digest of ${DATAPACKAGE}` });
-    return;
-  }
+  if (digestFile === null) return;
   let hash: unknown;
   try {
     hash = (JSON.parse(digestFile.toString('utf8')) as { hash?: unknown }).hash;

@@ -76,3 +76,8 @@ test('a ZIP without datapackage.json is invalid; a file that is no ZIP is bad in
   await assert.rejects(verify(junk), VerifyInputError);
   await assert.rejects(verify(path.join(dir, 'absent.wacz')), VerifyInputError);
 });
+
+test('datapackage-digest.json is optional, but checked when present', async () => {
+  const [pkg] = waczPackage(resources);
+  assert.deepEqual((await verify(await wacz([...resources, pkg!]))).problems, []);
+});
