@@ -117,7 +117,7 @@ try {
   const stats = await call('jobs.stats', { id: job.id });
   const sorted = [...rtts].sort((a, b) => a - b);
   const ms = (v) => `${v.toFixed(1)} ms`;
-  console.log(`crawl: ${status}, ${stats.counts.archived} archived of ${pages} pages' site in ${crawlS.toFixed(1)} s (engine time ${(stats.durationMs / 1000).toFixed(1)} s)`);
+  console.log(`crawl of the ${pages}-page site: ${status}, ${stats.counts.archived} URLs archived in ${crawlS.toFixed(1)} s (engine time ${(stats.durationMs / 1000).toFixed(1)} s)`);
   console.log(`app.ping round trip over HTTP during the crawl (${sorted.length} pings): p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted[sorted.length - 1])}`);
 } finally {
   for (const c of children.reverse()) await stop(c);
