@@ -2,7 +2,8 @@
 // UI responsiveness during a full-speed crawl: starts `harvest serve`, the 5,000-page bench site
 // (no latency, compression) and a job with bench settings (8 connections, no delay), then sends
 // app.ping over the HTTP API every 20 ms while the crawl runs and prints round-trip percentiles.
-// Usage: npm run bench:ipc [-- --pages N]   (needs `npm run build` first)
+// Usage: npm run bench:ipc [-- --pages N] [-- --max-seconds S]   (needs `npm run build` first)
+// With --max-seconds the crawl is paused after S seconds and the figures cover that part of it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,8 +17,9 @@ const BENCH = process.env.HARVEST_BENCH_DIR ?? path.resolve(ROOT, '..', 'shared'
 const CLI = path.join(ROOT, 'dist', 'electron', 'cli', 'harvest.js');
 const PING_EVERY_MS = 20;
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '5000' } } });
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '5000' }, 'max-seconds': { type: 'string' } } });
 const pages = Number(values.pages);
+const maxSeconds = values['max-seconds'] === undefined ? Infinity : Number(values['max-seconds']);
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -93,9 +95,21 @@ try {
   const started = performance.now();
   await call('jobs.start', { id: job.id });
   let status = 'running';
+  let lastReport = performance.now();
+  let paused = false;
   while (status === 'running' || status === 'pausing') {
     await new Promise((r) => setTimeout(r, 250));
-    status = (await call('jobs.list')).find((j) => j.id === job.id).status;
+    const summary = (await call('jobs.list')).find((j) => j.id === job.id);
+    status = summary.status;
+    const elapsedS = (performance.now() - started) / 1000;
+    if (performance.now() - lastReport > 10_000) {
+      lastReport = performance.now();
+      console.error(`  ${elapsedS.toFixed(0)} s: ${summary.counts?.archived ?? 0} archived, ${rtts.length} pings`);
+    }
+    if (!paused && elapsedS > maxSeconds && status === 'running') {
+      paused = true;
+      await call('jobs.pause', { id: job.id });
+    }
   }
   const crawlS = (performance.now() - started) / 1000;
   crawling = false;
@@ -103,7 +117,7 @@ try {
   const stats = await call('jobs.stats', { id: job.id });
   const sorted = [...rtts].sort((a, b) => a - b);
   const ms = (v) => `${v.toFixed(1)} ms`;
-  console.log(`crawl: ${status}, ${stats.counts.archived} archived of ${pages} pages' site in ${crawlS.toFixed(1)} s (engine time ${(stats.durationMs / 1000).toFixed(1)} s)`);
+  console.log(`crawl of the ${pages}-page site: ${status}, ${stats.counts.archived} URLs archived in ${crawlS.toFixed(1)} s (engine time ${(stats.durationMs / 1000).toFixed(1)} s)`);
   console.log(`app.ping round trip over HTTP during the crawl (${sorted.length} pings): p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted[sorted.length - 1])}`);
 } finally {
   for (const c of children.reverse()) await stop(c);

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { UrlEvent } from '../../shared/crawl.js';
 import { Crawl } from '../engine/crawl/crawl.js';
+import { SharedHostGates } from '../engine/politeness/sharedHostGates.js';
 import { Archive } from '../engine/store/archive.js';
 import { readStats } from '../engine/store/stats.js';
 import { answerQuery } from './archiveQueries.js';
@@ -17,11 +18,13 @@ const data = workerData as CrawlWorkerData;
 const post = (m: FromWorker) => port.postMessage(m);
 
 const archive = Archive.open(data.archiveDir);
+const gates = new SharedHostGates(data.gates);
 let pendingUrls: UrlEvent[] = [];
 /** A pause that arrived while the crawl was still opening; Crawl.pause only acts on a running crawl. */
 let pauseRequested = false;
 
 const crawl = new Crawl(archive, {
+  gates,
   progressIntervalMs: data.progressIntervalMs ?? 250,
   onEvent: (e) => {
     if (e.type === 'url') pendingUrls.push(e);
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
   const stats = readStats(archive.catalogue);
   if (pendingUrls.length) post({ type: 'progress', progress: { type: 'progress', counts: stats.counts, urlsPerSec: 0, kbPerSec: 0, elapsedMs: stats.durationMs, current: [] }, urls: pendingUrls });
   archive.close();
+  gates.close();
   post({ type: 'done', state, error, counts: stats.counts, durationMs: stats.durationMs });
   port!.close();
 }

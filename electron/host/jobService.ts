@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ArchiveSummary, HostEvent, JobStatus, JobSummary } from '../../shared/contract.js';
 import type { CrawlCounts, CrawlState } from '../../shared/crawl.js';
 import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
+import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
@@ -42,6 +43,8 @@ export class JobService {
   private readonly cancelRequested = new Set<string>();
   private readonly exporting = new Set<string>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
+  /** Politeness per host, shared by every crawl worker, so jobs on one host keep to the stricter limits together. */
+  private readonly gates = createHostGatesBuffer();
   private closed = false;
 
   constructor(private readonly opts: JobServiceOptions) {
@@ -224,7 +227,7 @@ export class JobService {
     if (this.closed) throw new HostError('conflict', 'the host is shutting down');
     if (this.exporting.has(r.id)) throw new HostError('conflict', 'the archive is being exported');
     const runner = new CrawlRunner(
-      { archiveDir: r.archiveDir, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
+      { archiveDir: r.archiveDir, gates: this.gates, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
       {
         onProgress: (progress, urls) => {
           const f = this.facts.get(r.id);

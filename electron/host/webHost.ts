@@ -101,6 +101,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const pathname = (req.url ?? '/').split(/[?#]/)[0]!;
     const [, seg, tok, ...rest] = pathname.split('/');
     if (seg !== TOKEN_SEGMENT || tok === undefined || !sameSecret(tok, token)) return sendText(res, 404, 'not found');
+    // Relative URLs in the page (app.js, app.css) need the base to end in '/'.
+    if (rest.length === 0) return sendText(res, 308, 'moved', { Location: `/${TOKEN_SEGMENT}/${token}/` });
     if (rest[0] === API_SEGMENT) {
       if (rest.length === 2 && rest[1] === EVENTS_PATH && req.method === 'GET') return streamEvents(req, res, host);
       if (rest.length === 2 && req.method === 'POST') return void runCommand(req, res, host, port, rest[1]!);

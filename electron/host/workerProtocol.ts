@@ -51,5 +51,7 @@ export type FromWorker = z.infer<typeof FromWorkerSchema>;
 
 export interface CrawlWorkerData {
   archiveDir: string;
+  /** The process's host gates (createHostGatesBuffer), shared by every crawl worker. */
+  gates: SharedArrayBuffer;
   progressIntervalMs?: number;
 }

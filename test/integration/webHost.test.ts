@@ -64,6 +64,9 @@ describe('harvest serve web host', () => {
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.equal((await fetch(`${web.url}app.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
     const origin = new URL(web.url).origin;
+    const bare = await fetch(web.url.slice(0, -1), { redirect: 'manual' });
+    assert.equal(bare.status, 308);
+    assert.equal(bare.headers.get('location'), new URL(web.url).pathname);
     assert.equal((await fetch(`${origin}/`)).status, 404);
     assert.equal((await fetch(`${origin}/t/${'x'.repeat(32)}/`)).status, 404);
     assert.equal((await fetch(`${web.url}%2e%2e/%2e%2e/package.json`)).status, 404);

@@ -2,7 +2,7 @@ import type { CrawlEvent, CrawlState, SkipReason } from '../../../shared/crawl.j
 import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
-import { HostGateRegistry } from '../politeness/hostGate.js';
+import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { workerForSite } from '../politeness/shards.js';
 import type { Archive } from '../store/archive.js';
@@ -19,7 +19,7 @@ import { ProgressMeter } from './progress.js';
 
 export interface CrawlOptions {
   /** Shared by every crawl in the process so concurrent jobs stay polite to a common host. */
-  gates?: HostGateRegistry;
+  gates?: HostGates;
   /** Concurrency lanes; each site belongs to exactly one, chosen by rendezvous hashing. */
   lanes?: number;
   /** Requests one lane may have running at once (raised to the per-host limit if lower). */
@@ -70,7 +70,7 @@ const PER_URL_FS_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG'
  */
 export class Crawl {
   private readonly job: Job;
-  private readonly gates: HostGateRegistry;
+  private readonly gates: HostGates;
   private readonly fetcher: Fetcher;
   private readonly meter: ProgressMeter;
   private readonly frontier: Frontier;

@@ -8,6 +8,12 @@ export interface GateLimits {
   delayMs: number;
 }
 
+/** What a crawl needs of a gate registry; shared across worker threads by SharedHostGates. */
+export interface HostGates {
+  tryAcquire(host: string, limits: GateLimits): (() => void) | number;
+  onRelease(listener: () => void): () => void;
+}
+
 interface HostSlot {
   active: number;
   lastStartMs: number;
@@ -15,7 +21,7 @@ interface HostSlot {
   limits: GateLimits;
 }
 
-export class HostGateRegistry {
+export class HostGateRegistry implements HostGates {
   private readonly slots = new Map<string, HostSlot>();
   private readonly listeners = new Set<() => void>();
 
