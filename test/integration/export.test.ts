@@ -176,8 +176,10 @@ describe('harvest export', () => {
     assert.ok(pages.slice(1).filter((p) => p.title).length >= html.length / 2, 'pages carry their titles');
   });
 
-  it('writes the WARC files as one valid .warc.gz', async () => {
+  it('writes the WARC files as one valid .warc.gz, opened by a warcinfo record with the description', async () => {
     const out = path.join(work, 'site.warc.gz');
+    const described = await runHarvest(['metadata', archiveDir, '--set', 'title=Northfield web, 2026', '--set', 'subject=universities,archives']);
+    assert.equal(described.status, 0, described.stderr);
     const run = await runHarvest(['export', archiveDir, '--format', 'warc', '--out', out]);
     assert.equal(run.status, 0, run.stderr);
     const recs = await readRaw(out);
@@ -187,7 +189,14 @@ describe('harvest export', () => {
     for (const name of readdirSync(path.join(archiveDir, 'warc'))) {
       expected += (await readRaw(path.join(archiveDir, 'warc', name))).length;
     }
-    assert.equal(recs.length, expected);
+    assert.equal(recs.length, expected + 1);
+    const info = recs[0]!;
+    assert.equal(info.type, 'warcinfo');
+    assert.equal(info.header('WARC-Filename'), 'site.warc.gz');
+    const lines = info.block.toString('utf8').split('\r\n');
+    assert.ok(lines.includes('title: Northfield web, 2026'), lines.join(' | '));
+    assert.ok(lines.includes('subject: universities') && lines.includes('subject: archives'));
+    assert.ok(lines.includes('isPartOf: Northfield web, 2026'));
     assert.ok(!existsSync(`${out}.partial`));
   });
 

@@ -4,14 +4,21 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { gzipSync } from 'node:zlib';
+import { HARVEST_VERSION } from '../../../shared/job.js';
+import type { DublinCore } from '../../../shared/metadata.js';
+import type { Field } from '../warc/fields.js';
+import { newRecordId } from '../warc/record.js';
+import { warcinfoRecord } from '../warc/records.js';
 import { writeAtomically } from './atomicFile.js';
 import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
 import { finishedWarcFiles } from './warcFiles.js';
 
 /**
- * One `.warc.gz`: the finished WARC files one after another. Each record is its own gzip member, so
- * the concatenation is itself a valid multi-member gzip WARC (each file keeps its warcinfo record).
+ * One `.warc.gz`: a warcinfo record carrying the archive's description, then the finished WARC
+ * files one after another. Each record is its own gzip member, so the concatenation is itself a
+ * valid multi-member gzip WARC (each file keeps its own warcinfo record too).
  */
 export const exportWarc: Exporter = async (archive, outPath, opts) => {
   const { signal } = opts;
@@ -32,6 +39,8 @@ export const exportWarc: Exporter = async (archive, outPath, opts) => {
       });
     const target = createWriteStream(partial);
     try {
+      const info = warcinfoRecord(newRecordId(), new Date(), path.basename(out), descriptionFields(opts.metadata, archive.job.name));
+      target.write(gzipSync(info));
       for (const w of warcs) await pipeline(createReadStream(w.path), counter(), target, { signal, end: false });
     } finally {
       // A failed pipeline has destroyed the file stream already.
@@ -41,3 +50,18 @@ export const exportWarc: Exporter = async (archive, outPath, opts) => {
   });
   return { path: out, bytes: (await stat(out)).size, files: 1 };
 };
+
+/**
+ * The archivist's description as warcinfo fields: Dublin Core element names (WARC 1.1 allows them in
+ * warcinfo), a list term repeated once per value, plus the WARC-recommended operator and isPartOf.
+ */
+function descriptionFields(m: DublinCore, jobName: string): Field[] {
+  const fields: Field[] = [['software', `Harvest/${HARVEST_VERSION}`], ['isPartOf', m.title || jobName]];
+  const operator = [m.sourceOrganization, m.contactEmail && `<${m.contactEmail}>`].filter(Boolean).join(' ');
+  if (operator) fields.push(['operator', operator]);
+  for (const key of ['title', 'creator', 'subject', 'description', 'publisher', 'date', 'rights', 'language', 'coverage'] as const) {
+    const v = m[key];
+    for (const value of Array.isArray(v) ? v : [v]) if (value !== '') fields.push([key, value]);
+  }
+  return fields;
+}
