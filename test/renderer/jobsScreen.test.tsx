@@ -107,8 +107,10 @@ describe('jobs screen', () => {
   it('lists several jobs with their status and deletes one after confirmation', async () => {
     useJobs.getState().setAll([jobSummary('a', 'running'), jobSummary('bb', 'paused')]);
     render(<Jobs />);
+    act(() => useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 77 }) })));
     const rows = screen.getAllByTestId('job-row');
     assert.deepEqual(rows.map((r) => within(r).getByTestId('job-status').textContent), ['paused', 'running']);
+    assert.equal(within(rows[1]!).getByTestId('job-row-archived').textContent, '77 archived');
     fireEvent.click(rows[0]!);
     assert.equal(screen.getByTestId('job-name').textContent, 'Job bb');
     fireEvent.click(screen.getByTestId('job-delete'));

@@ -115,6 +115,15 @@ describe('viewer screen', () => {
     assert.match(urlBar(), /address not reported/);
   });
 
+  it("names the mirror's start page, which is not a harvested page", async () => {
+    setApi(fakeApi({ 'archives.lookup': () => ok(null), 'archives.pages': () => ok({ total: 0, rows: [] }) }));
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    assert.equal(urlBar(), 'Start page of this archive (links to each seed)');
+    assert.match(screen.getByText(/No pages in this archive yet/).textContent ?? '', /No pages/);
+  });
+
   it('searches pages and shows the mirror path on the web host', async () => {
     useNav.getState().openViewer('j1');
     render(<Viewer />);

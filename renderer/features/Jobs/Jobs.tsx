@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatCount } from '../../lib/format.js';
 import { isEditable, selectJob, selectJobIds, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
+import { useProgress } from '../../stores/progress.js';
 import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
 import { Progress } from '../Progress/index.js';
@@ -55,8 +56,11 @@ export function Jobs() {
 
 function JobRow({ id, selected }: { id: string; selected: boolean }) {
   const job = useJobs(selectJob(id));
+  // While a job runs its summary's counts lag; the live progress has the current number.
+  const liveArchived = useProgress((s) => s.byJob[id]?.latest.counts.archived);
   if (!job) return null;
-  const archived = job.counts?.archived ?? 0;
+  const live = job.status === 'running' || job.status === 'pausing';
+  const archived = (live ? liveArchived : undefined) ?? job.counts?.archived ?? 0;
   return (
     <li
       role="option"
@@ -75,7 +79,9 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
         <span className={`status status-${job.status}`} data-testid="job-status">
           {job.status}
         </span>
-        <span className="muted">{formatCount(archived)} archived</span>
+        <span className="muted" data-testid="job-row-archived">
+          {formatCount(archived)} archived
+        </span>
       </div>
     </li>
   );

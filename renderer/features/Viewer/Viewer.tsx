@@ -37,6 +37,9 @@ interface Props {
   viewerBase: string;
 }
 
+/** The mirror's own start page, written by Harvest (not a harvested page). */
+const MIRROR_INDEX = 'index.html';
+
 function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   const isWeb = useApp(selectIsWebHost);
   const archive = useArchives((s) => s.list.find((a) => a.jobId === jobId));
@@ -101,7 +104,15 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
     if (isWeb && where) setOpened(where);
   };
 
-  const address = lost ? 'Followed a link inside the page (address not reported); use the page list to jump' : page === undefined ? '…' : page ? page.url : `${path} (not a harvested page)`;
+  const address = lost
+    ? 'Followed a link inside the page (address not reported); use the page list to jump'
+    : page === undefined
+      ? '…'
+      : page
+        ? page.url
+        : path === MIRROR_INDEX
+          ? 'Start page of this archive (links to each seed)'
+          : `${path} (not a harvested page)`;
 
   return (
     <div className="viewer" data-testid="viewer">
