@@ -35,7 +35,7 @@ test('an archivist crawls the bench site, watches it, browses the copy and expor
     await page.getByTestId('job-field-seeds').fill(`${site.origin}/`);
     await page.getByTestId('job-field-politeness.perHostConnections').fill('2');
     // A small per-request delay keeps the crawl running long enough to pause it mid-way.
-    await page.getByTestId('job-field-politeness.delayMs').fill('25');
+    await page.getByTestId('job-field-politeness.delayMs').fill('5');
     await page.getByTestId('job-form-save').click();
     await expect(form).toBeHidden();
     await expect(page.getByTestId('job-row')).toHaveCount(1);
