@@ -110,6 +110,8 @@ test('an archivist crawls the bench site, watches it, browses the copy and expor
     const archive = archives.value.find((a) => a.jobId === jobId)!;
     await expect(row.getByTestId('archive-pages')).toHaveText(archive.pages.toLocaleString('en-US'));
     await expect(row).toContainText(/finished/i);
+    expect(archive.bytesOnDisk).toBeGreaterThan(0);
+    await expect(row).toContainText(/\d[\d.,]* (KB|MB|GB)/);
     await expect(row).toContainText(site.origin);
     await shot(page, 'library');
   });
