@@ -1,8 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, realpathSync, statSync } from 'node:fs';
+import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { contentType } from 'mime-types';
+import { withLocationScript } from '../../shared/frameLocation.js';
 
 /** A URL-safe secret that names the only paths a listener answers. */
 export function newToken(): string {
@@ -78,17 +79,39 @@ export function mimeTypeOf(file: string): string {
   return contentType(path.basename(file)) || 'application/octet-stream';
 }
 
-/** Streams a file that lies inside `root` (see resolveFileWithin); false when there is none. */
-export function sendFileWithin(req: IncomingMessage, res: ServerResponse, root: string, segments: string[], headers: Record<string, string>): boolean {
+export function isHtml(mimeType: string): boolean {
+  return mimeType.startsWith('text/html');
+}
+
+/** An archived HTML page as served to the viewer: with the script that reports its location. */
+export function archivedHtml(file: string): Uint8Array {
+  return withLocationScript(readFileSync(file));
+}
+
+/**
+ * Sends a file that lies inside `root` (see resolveFileWithin); false when there is none. With
+ * `reportLocation`, HTML pages get the viewer's location script (the file itself is untouched).
+ */
+export function sendFileWithin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  segments: string[],
+  headers: Record<string, string>,
+  reportLocation = false,
+): boolean {
   const file = resolveFileWithin(root, segments);
   if (file === null) return false;
+  const type = mimeTypeOf(file);
+  const html = reportLocation && isHtml(type) ? archivedHtml(file) : null;
   res.writeHead(200, {
-    'Content-Type': mimeTypeOf(file),
-    'Content-Length': String(statSync(file).size),
+    'Content-Type': type,
+    'Content-Length': String(html ? html.length : statSync(file).size),
     'X-Content-Type-Options': 'nosniff',
     ...headers,
   });
   if (req.method === 'HEAD') res.end();
+  else if (html) res.end(html);
   else createReadStream(file).pipe(res);
   return true;
 }

@@ -57,7 +57,7 @@ export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: (
       'Cache-Control': 'no-cache',
       'Cross-Origin-Resource-Policy': 'same-origin',
     };
-    if (!sendFileWithin(req, res, path.join(dir, MIRROR_DIR), segments, headers)) sendText(res, 404, 'not in this archive');
+    if (!sendFileWithin(req, res, path.join(dir, MIRROR_DIR), segments, headers, true)) sendText(res, 404, 'not in this archive');
   });
   return {
     server,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { protocol } from 'electron';
 import { MIRROR_DIR } from '../engine/store/archive.js';
-import { mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
+import { archivedHtml, isHtml, mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
 import { APP_SCHEME } from './senderCheck.js';
 
 export const ARCHIVE_SCHEME = 'harvest-archive';
@@ -48,12 +48,15 @@ export function registerSchemes(): void {
   ]);
 }
 
-function fileResponse(file: string, csp: string): Response {
-  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+/** With `reportLocation`, HTML pages get the viewer's location script (the file itself is untouched). */
+function fileResponse(file: string, csp: string, reportLocation = false): Response {
+  const type = mimeTypeOf(file);
+  const html = reportLocation && isHtml(type) ? archivedHtml(file) : null;
+  const body = html ?? (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>);
   return new Response(body, {
     headers: {
-      'Content-Type': mimeTypeOf(file),
-      'Content-Length': String(statSync(file).size),
+      'Content-Type': type,
+      'Content-Length': String(html ? html.length : statSync(file).size),
       'Content-Security-Policy': csp,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
@@ -86,6 +89,6 @@ export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string)
     const segments = segmentsOf(url);
     if (dir === null || segments === null) return notFound();
     const file = resolveFileWithin(path.join(dir, MIRROR_DIR), segments);
-    return file === null ? notFound() : fileResponse(file, ARCHIVE_CSP);
+    return file === null ? notFound() : fileResponse(file, ARCHIVE_CSP, true);
   });
 }

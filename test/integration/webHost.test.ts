@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AppInfo, HostEvent, JobSummary, Reply } from '../../shared/contract.js';
+import { LOCATION_SCRIPT } from '../../shared/frameLocation.js';
 import { startWebHost, type WebHost } from '../../electron/host/webHost.js';
 
 /** A raw request, so headers fetch won't let us forge (Host) can be sent. */
@@ -115,13 +116,19 @@ describe('harvest serve web host', () => {
     const base = `${web.viewerBase}${job.id}/`;
     const home = await fetch(base);
     assert.equal(home.status, 200);
-    assert.equal(await home.text(), '<!doctype html><title>Home</title>');
+    // HTML pages report their location to the viewer; the file on disk stays as harvested.
+    const body = await home.text();
+    assert.equal(body, `<!doctype html><script>${LOCATION_SCRIPT}</script><title>Home</title>`);
+    assert.equal(home.headers.get('content-length'), String(Buffer.byteLength(body)));
+    assert.equal(readFileSync(path.join(job.archiveDir, 'mirror', 'index.html'), 'utf8'), '<!doctype html><title>Home</title>');
     const csp = home.headers.get('content-security-policy') ?? '';
     assert.match(csp, new RegExp(`default-src ${base} data: blob:`));
     assert.match(csp, new RegExp(`connect-src ${base}(;|$)`));
     assert.match(csp, /sandbox allow-scripts allow-same-origin/);
     assert.match(csp, new RegExp(`frame-ancestors ${new URL(web.url).origin}`));
-    assert.equal((await fetch(`${base}css/site.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
+    const css = await fetch(`${base}css/site.css`);
+    assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
+    assert.doesNotMatch(await css.text(), /postMessage/);
     assert.equal((await fetch(`${base}logo.png`)).headers.get('content-type'), 'image/png');
   });
 

@@ -1,10 +1,9 @@
+import { LOCATION_MESSAGE } from '../../../shared/frameLocation.js';
+
 /**
- * How the viewer learns where the archived page navigated to. The page is in a cross-origin,
- * sandboxed frame, so its location can't be read; the host's archive server may add a one-line
- * script to each served page that posts `{ type: 'harvest:location', href: location.href }` to the
- * parent. Without it the viewer knows only the pages it opened itself (URL bar, page list, history).
+ * How the viewer learns where the archived page navigated to: the archive servers add a script to
+ * each HTML page that posts its location to the parent (see shared/frameLocation.ts).
  */
-export const LOCATION_MESSAGE = 'harvest:location';
 
 /** The URL of a mirror file in the viewer. Each path segment is encoded, the '/'s kept. */
 export function viewerUrl(viewerBase: string, jobId: string, localPath: string): string {
