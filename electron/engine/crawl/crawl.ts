@@ -148,6 +148,7 @@ export class Crawl {
         // Payloads recorded in earlier runs become revisits too.
         seenDigest: (digest) => c.captureByDigest(digest),
         onOriginal: (digest, capture) => c.putCapture(digest, capture),
+        checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
         info: {
           isPartOf: this.job.name,
           robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',

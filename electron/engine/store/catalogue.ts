@@ -115,6 +115,8 @@ const HTML_TYPE_SQL = "(content_type LIKE 'text/html%' OR content_type LIKE 'app
 
 /** Rows kept in memory: the links every page repeats (navigation, shared assets) are met again and again. */
 const ROW_CACHE_GENERATION = 16_384;
+/** meta key: `<end> <file>` for the WARC file being written (see WarcCheckpoints). */
+const WARC_CHECKPOINT = 'warc_checkpoint';
 
 /**
  * Typed access to one archive's catalogue. Opened with an exclusive lock that the OS drops when the
@@ -239,6 +241,20 @@ export class Catalogue {
 
   setMeta(key: string, value: string): void {
     this.s.setMeta!.run(key, value);
+  }
+
+  /** How far the unfinished WARC file `file` was known to hold complete records, or null. */
+  warcCheckpoint(file: string): number | null {
+    const saved = this.getMeta(WARC_CHECKPOINT);
+    const space = saved?.indexOf(' ') ?? -1;
+    if (saved == null || space < 0 || saved.slice(space + 1) !== file) return null;
+    const end = Number(saved.slice(0, space));
+    return Number.isSafeInteger(end) ? end : null;
+  }
+
+  /** Only the file being written needs one, so each replaces the last. */
+  setWarcCheckpoint(file: string, end: number): void {
+    this.setMeta(WARC_CHECKPOINT, `${end} ${file}`);
   }
 
   lookup(url: string): UrlRow | undefined {
