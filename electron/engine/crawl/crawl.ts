@@ -1,4 +1,4 @@
-import type { CrawlEvent, CrawlState, SkipReason } from '../../../shared/crawl.js';
+import type { CrawlEvent, CrawlState, ProgressEvent, SkipReason } from '../../../shared/crawl.js';
 import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
@@ -25,9 +25,12 @@ export interface CrawlOptions {
   /** Requests one lane may have running at once (raised to the per-host limit if lower). */
   laneCapacity?: number;
   onEvent?: (e: CrawlEvent) => void;
-  /** Progress event period. */
+  /** Progress event period; default DEFAULT_PROGRESS_INTERVAL_MS. */
   progressIntervalMs?: number;
 }
+
+/** Under the 250 ms the UI promises between progress events, with room for a busy event loop. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
 
 /** A site is an origin: robots.txt applies per origin, politeness per host (the gate key). */
 interface SiteWork {
@@ -81,6 +84,8 @@ export class Crawl {
   private readonly inFlight = new Map<AbortController, string>();
   private readonly emit: (e: CrawlEvent) => void;
   private state: CrawlState | 'new' | 'finishing' = 'new';
+  /** The final rewrite pass's progress, once it has started. */
+  private finishing: { done: number; total: number } | null = null;
   private stopReason: SkipReason | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeAtMs = Infinity;
@@ -181,7 +186,7 @@ export class Crawl {
     this.lastDurationCheckpointMs = this.runStartedMs;
     this.emit({ type: 'state', state: 'running' });
     const done = new Promise<CrawlState>((resolve) => (this.settle = resolve));
-    this.progressTimer = setInterval(() => this.tick(), this.opts.progressIntervalMs ?? 250);
+    this.progressTimer = setInterval(() => this.tick(), this.opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     this.unsubscribeGates = this.gates.onRelease(() => this.pump());
     this.armDurationLimit();
     this.checkByteLimit();
@@ -208,7 +213,12 @@ export class Crawl {
       this.lastDurationCheckpointMs = now;
       this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
     }
-    this.emit(this.meter.snapshot(this.elapsedMs(), [...this.inFlight.values()], this.inFlight.size));
+    this.emit(this.progress());
+  }
+
+  private progress(): ProgressEvent {
+    const snapshot = this.meter.snapshot(this.elapsedMs(), [...this.inFlight.values()], this.inFlight.size);
+    return this.finishing === null ? snapshot : { ...snapshot, finishing: { ...this.finishing } };
   }
 
   private siteHasWork(site: string): void {
@@ -638,7 +648,11 @@ export class Crawl {
     // Not 'pausing': nothing is running, and a pause must not settle the run under the finaliser.
     this.state = 'finishing';
     try {
-      await finalizeMirror(this.archive);
+      await finalizeMirror(this.archive, (done, total) => {
+        this.finishing = { done, total };
+        // The ticks report the pass while it runs; its start and end are reported as they happen.
+        if (done === 0 || done === total) this.emit(this.progress());
+      });
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }

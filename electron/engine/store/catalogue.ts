@@ -173,6 +173,13 @@ export class Catalogue {
       ),
       putOriginal: p('INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)'),
       getOriginal: p('SELECT content_type, body FROM originals WHERE url_id = ?'),
+      staleDocuments: p(
+        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
+         WHERE l.from_id BETWEEN ? AND ?
+           AND l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)
+         ORDER BY l.from_id`,
+      ),
+      maxUrlId: p('SELECT MAX(id) AS n FROM urls'),
       captureByDigest: p('SELECT url, date, record_id FROM payload_captures WHERE digest = ?'),
       putCapture: p('INSERT OR IGNORE INTO payload_captures (digest, url, date, record_id) VALUES (?, ?, ?, ?)'),
       countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
@@ -362,15 +369,18 @@ export class Catalogue {
     this.db.prepare('UPDATE urls SET error = ? WHERE id = ?').run(error, id);
   }
 
-  /** Saved documents with a reference whose written target differs from where it must now point. */
-  staleDocumentIds(): number[] {
-    const rows = this.db
-      .prepare(
-        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
-         WHERE l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)`,
-      )
-      .all() as { id: number }[];
+  /**
+   * Saved documents with ids in [fromId, toId] and a reference whose written target differs from
+   * where it must now point. A range at a time, so a large crawl's check can be spread out.
+   */
+  staleDocumentIds(fromId: number, toId: number): number[] {
+    const rows = this.s.staleDocuments!.all(fromId, toId) as { id: number }[];
     return rows.map((r) => r.id);
+  }
+
+  /** The highest URL id given so far (0 when none). */
+  maxUrlId(): number {
+    return (this.s.maxUrlId!.get() as { n: number | null }).n ?? 0;
   }
 
   replaceLinks(fromId: number, links: LinkRow[]): void {
