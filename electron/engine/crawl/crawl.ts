@@ -13,6 +13,7 @@ import { exchangeFromFetch } from '../warc/exchange.js';
 import { WarcWriter } from '../warc/writer.js';
 import { documentKind, packOriginal, parseDocument, ReferenceMemo, renderDocument } from './documents.js';
 import type { ParsedDoc } from '../parse/html.js';
+import { ByteBudget } from './byteBudget.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
 import { Frontier } from './frontier.js';
 import { ProgressMeter } from './progress.js';
@@ -28,6 +29,10 @@ export interface CrawlOptions {
   /** Progress event period; default DEFAULT_PROGRESS_INTERVAL_MS. */
   progressIntervalMs?: number;
 }
+
+const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
+/** Payload digests the WARC writer keeps in memory (some 400 bytes each; its default is 50,000). */
+const REMEMBERED_DIGESTS = 4_096;
 
 /** Under the 250 ms the UI promises between progress events, with room for a busy event loop. */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
@@ -82,6 +87,12 @@ export class Crawl {
   private readonly leased = new Set<number>();
   private readonly memo = new ReferenceMemo();
   private readonly inFlight = new Map<AbortController, string>();
+  /**
+   * Source bytes of the documents parsed and not yet saved. A parsed page holds its decoded source,
+   * reference slots and links (some 5 MB for a page of 10,000 links) while its WARC records queue;
+   * without a bound every connection's page would be held at once.
+   */
+  private readonly parseBudget = new ByteBudget(PARSE_BUDGET_BYTES);
   private readonly emit: (e: CrawlEvent) => void;
   private state: CrawlState | 'new' | 'finishing' = 'new';
   /** The final rewrite pass's progress, once it has started. */
@@ -152,6 +163,8 @@ export class Crawl {
         maxFileBytes: this.job.warc.maxFileBytes,
         // Payloads recorded in earlier runs become revisits too.
         seenDigest: (digest) => c.captureByDigest(digest),
+        // The catalogue answers for every digest, so the writer's own memory only saves a lookup for recent ones.
+        maxRememberedDigests: REMEMBERED_DIGESTS,
         onOriginal: (digest, capture) => c.putCapture(digest, capture),
         checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
         info: {
@@ -439,21 +452,26 @@ export class Crawl {
     // The WARC record is written before the outcome commits: a kill in between re-fetches the URL
     // (one extra record) but never leaves an outcome without its record.
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
-    const doc = kind === 'other' ? null : parseDocument(kind, res.body, row.url, res.contentType);
-    await this.recordExchange(res, doc);
-    if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
-    else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res, doc);
-    else {
-      this.record(row, {
-        state: 'http-error',
-        httpStatus: res.status,
-        contentType: res.contentType,
-        bytes: res.body.length,
-        localPath: null,
-        redirectToId: null,
-        error: null,
-        title: null,
-      });
+    const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
+    try {
+      const doc = kind === 'other' ? null : parseDocument(kind, res.body, row.url, res.contentType);
+      await this.recordExchange(res, doc);
+      if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
+      else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res, doc);
+      else {
+        this.record(row, {
+          state: 'http-error',
+          httpStatus: res.status,
+          contentType: res.contentType,
+          bytes: res.body.length,
+          localPath: null,
+          redirectToId: null,
+          error: null,
+          title: null,
+        });
+      }
+    } finally {
+      giveBack?.();
     }
     this.checkByteLimit();
   }
