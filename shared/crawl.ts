@@ -68,6 +68,8 @@ export interface ProgressEvent {
   kbPerSec: number;
   elapsedMs: number;
   current: string[];
+  /** Set while the crawl finishes: the mirror's final rewrite pass, URL ids checked of the highest id. */
+  finishing?: { done: number; total: number };
 }
 
 export interface UrlEvent {

@@ -57,7 +57,8 @@ export function format(e: ProgressEvent): string {
   const bar = '#'.repeat(filled) + '.'.repeat(BAR_WIDTH - filled);
   return (
     `[${bar}] ${done}/${total} · ${c.archived} saved · ${c.httpErrors + c.failed} errors · ${c.skipped} skipped` +
-    ` · ${(c.bytes / 1048576).toFixed(1)} MiB · ${e.urlsPerSec.toFixed(0)} URL/s · ${e.kbPerSec.toFixed(0)} KB/s · ${clock(e.elapsedMs)}`
+    ` · ${(c.bytes / 1048576).toFixed(1)} MiB · ${e.urlsPerSec.toFixed(0)} URL/s · ${e.kbPerSec.toFixed(0)} KB/s · ${clock(e.elapsedMs)}` +
+    (e.finishing ? ` · finishing ${e.finishing.done}/${e.finishing.total}` : '')
   );
 }
 

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { UrlEvent } from '../../shared/crawl.js';
-import { Crawl } from '../engine/crawl/crawl.js';
+import { Crawl, DEFAULT_PROGRESS_INTERVAL_MS } from '../engine/crawl/crawl.js';
 import { SharedHostGates } from '../engine/politeness/sharedHostGates.js';
 import { Archive } from '../engine/store/archive.js';
 import { readStats } from '../engine/store/stats.js';
@@ -25,7 +25,7 @@ let pauseRequested = false;
 
 const crawl = new Crawl(archive, {
   gates,
-  progressIntervalMs: data.progressIntervalMs ?? 250,
+  progressIntervalMs: data.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
   onEvent: (e) => {
     if (e.type === 'url') pendingUrls.push(e);
     else if (e.type === 'progress') {

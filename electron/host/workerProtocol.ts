@@ -30,6 +30,7 @@ export const ProgressEventSchema = z.object({
   kbPerSec: z.number(),
   elapsedMs: z.number(),
   current: z.array(z.string()),
+  finishing: z.object({ done: z.number(), total: z.number() }).optional(),
 });
 
 export const FromWorkerSchema = z.discriminatedUnion('type', [

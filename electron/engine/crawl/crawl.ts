@@ -1,4 +1,4 @@
-import type { CrawlEvent, CrawlState, SkipReason } from '../../../shared/crawl.js';
+import type { CrawlEvent, CrawlState, ProgressEvent, SkipReason } from '../../../shared/crawl.js';
 import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
@@ -13,6 +13,7 @@ import { exchangeFromFetch } from '../warc/exchange.js';
 import { WarcWriter } from '../warc/writer.js';
 import { documentKind, packOriginal, parseDocument, ReferenceMemo, renderDocument } from './documents.js';
 import type { ParsedDoc } from '../parse/html.js';
+import { ByteBudget } from './byteBudget.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
 import { Frontier } from './frontier.js';
 import { ProgressMeter } from './progress.js';
@@ -25,9 +26,16 @@ export interface CrawlOptions {
   /** Requests one lane may have running at once (raised to the per-host limit if lower). */
   laneCapacity?: number;
   onEvent?: (e: CrawlEvent) => void;
-  /** Progress event period. */
+  /** Progress event period; default DEFAULT_PROGRESS_INTERVAL_MS. */
   progressIntervalMs?: number;
 }
+
+const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
+/** Payload digests the WARC writer keeps in memory (some 400 bytes each; its default is 50,000). */
+const REMEMBERED_DIGESTS = 4_096;
+
+/** Under the 250 ms the UI promises between progress events, with room for a busy event loop. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
 
 /** A site is an origin: robots.txt applies per origin, politeness per host (the gate key). */
 interface SiteWork {
@@ -79,8 +87,16 @@ export class Crawl {
   private readonly leased = new Set<number>();
   private readonly memo = new ReferenceMemo();
   private readonly inFlight = new Map<AbortController, string>();
+  /**
+   * Source bytes of the documents parsed and not yet saved. A parsed page holds its decoded source,
+   * reference slots and links (some 5 MB for a page of 10,000 links) while its WARC records queue;
+   * without a bound every connection's page would be held at once.
+   */
+  private readonly parseBudget = new ByteBudget(PARSE_BUDGET_BYTES);
   private readonly emit: (e: CrawlEvent) => void;
   private state: CrawlState | 'new' | 'finishing' = 'new';
+  /** The final rewrite pass's progress, once it has started. */
+  private finishing: { done: number; total: number } | null = null;
   private stopReason: SkipReason | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeAtMs = Infinity;
@@ -147,7 +163,10 @@ export class Crawl {
         maxFileBytes: this.job.warc.maxFileBytes,
         // Payloads recorded in earlier runs become revisits too.
         seenDigest: (digest) => c.captureByDigest(digest),
+        // The catalogue answers for every digest, so the writer's own memory only saves a lookup for recent ones.
+        maxRememberedDigests: REMEMBERED_DIGESTS,
         onOriginal: (digest, capture) => c.putCapture(digest, capture),
+        checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
         info: {
           isPartOf: this.job.name,
           robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
@@ -180,7 +199,7 @@ export class Crawl {
     this.lastDurationCheckpointMs = this.runStartedMs;
     this.emit({ type: 'state', state: 'running' });
     const done = new Promise<CrawlState>((resolve) => (this.settle = resolve));
-    this.progressTimer = setInterval(() => this.tick(), this.opts.progressIntervalMs ?? 250);
+    this.progressTimer = setInterval(() => this.tick(), this.opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     this.unsubscribeGates = this.gates.onRelease(() => this.pump());
     this.armDurationLimit();
     this.checkByteLimit();
@@ -207,7 +226,12 @@ export class Crawl {
       this.lastDurationCheckpointMs = now;
       this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
     }
-    this.emit(this.meter.snapshot(this.elapsedMs(), [...this.inFlight.values()], this.inFlight.size));
+    this.emit(this.progress());
+  }
+
+  private progress(): ProgressEvent {
+    const snapshot = this.meter.snapshot(this.elapsedMs(), [...this.inFlight.values()], this.inFlight.size);
+    return this.finishing === null ? snapshot : { ...snapshot, finishing: { ...this.finishing } };
   }
 
   private siteHasWork(site: string): void {
@@ -428,21 +452,26 @@ export class Crawl {
     // The WARC record is written before the outcome commits: a kill in between re-fetches the URL
     // (one extra record) but never leaves an outcome without its record.
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
-    const doc = kind === 'other' ? null : parseDocument(kind, res.body, row.url, res.contentType);
-    await this.recordExchange(res, doc);
-    if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
-    else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res, doc);
-    else {
-      this.record(row, {
-        state: 'http-error',
-        httpStatus: res.status,
-        contentType: res.contentType,
-        bytes: res.body.length,
-        localPath: null,
-        redirectToId: null,
-        error: null,
-        title: null,
-      });
+    const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
+    try {
+      const doc = kind === 'other' ? null : parseDocument(kind, res.body, row.url, res.contentType);
+      await this.recordExchange(res, doc);
+      if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
+      else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res, doc);
+      else {
+        this.record(row, {
+          state: 'http-error',
+          httpStatus: res.status,
+          contentType: res.contentType,
+          bytes: res.body.length,
+          localPath: null,
+          redirectToId: null,
+          error: null,
+          title: null,
+        });
+      }
+    } finally {
+      giveBack?.();
     }
     this.checkByteLimit();
   }
@@ -637,7 +666,11 @@ export class Crawl {
     // Not 'pausing': nothing is running, and a pause must not settle the run under the finaliser.
     this.state = 'finishing';
     try {
-      await finalizeMirror(this.archive);
+      await finalizeMirror(this.archive, (done, total) => {
+        this.finishing = { done, total };
+        // The ticks report the pass while it runs; its start and end are reported as they happen.
+        if (done === 0 || done === total) this.emit(this.progress());
+      });
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }

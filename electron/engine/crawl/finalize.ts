@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Archive } from '../store/archive.js';
 import type { Catalogue } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
@@ -7,19 +8,53 @@ import { documentKind, finalTarget, parseDocument, ReferenceMemo, renderDocument
 export const ENTRY_PAGE = 'index.html';
 
 /**
+ * The rewrite pass gives the event loop a turn at least this often, so progress ticks and pause
+ * requests get through while it runs.
+ */
+const SLICE_MS = 20;
+
+/** URL ids whose documents are checked in one query. */
+const CHECK_IDS = 512;
+
+/**
+ * Told how far the rewrite pass is, in URL ids checked of all ids: at its start, after each
+ * slice, and at its end.
+ */
+export type FinalizeProgress = (done: number, total: number) => void;
+
+/**
  * Brings the mirror to its final form once every URL has an outcome: redirects point at the file
  * their chain ends at, and every saved document whose references were guessed while their targets
  * were still queued is rewritten from its original bytes where a guess turned out wrong (a 404,
  * a redirect, another content type). Returns how many documents were rewritten.
  */
-export async function finalizeMirror(archive: Archive): Promise<number> {
+export async function finalizeMirror(archive: Archive, onProgress: FinalizeProgress = () => {}): Promise<number> {
   const c = archive.catalogue;
   c.transaction(() => markRedirectLoops(c, c.resolveRedirectChains()));
-  const stale = c.staleDocumentIds();
+  const total = c.maxUrlId();
+  onProgress(0, total);
   const memo = new ReferenceMemo();
-  for (const id of stale) await rewriteDocument(archive, id, memo);
+  let rewritten = 0;
+  let sliceStart = Date.now();
+  const nextSlice = async (done: number): Promise<void> => {
+    if (Date.now() - sliceStart < SLICE_MS) return;
+    await nextTurn();
+    onProgress(done, total);
+    sliceStart = Date.now();
+  };
+  // Rewriting a document changes only its own links, so ranges checked later are unaffected.
+  for (let from = 1; from <= total; from += CHECK_IDS) {
+    const to = Math.min(total, from + CHECK_IDS - 1);
+    for (const id of c.staleDocumentIds(from, to)) {
+      await rewriteDocument(archive, id, memo);
+      rewritten++;
+      await nextSlice(id);
+    }
+    await nextSlice(to);
+  }
+  onProgress(total, total);
   await writeEntryPage(archive);
-  return stale.length;
+  return rewritten;
 }
 
 function markRedirectLoops(c: Catalogue, unresolved: { id: number; redirect_to_id: number | null }[]): void {

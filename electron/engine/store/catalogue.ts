@@ -115,6 +115,8 @@ const HTML_TYPE_SQL = "(content_type LIKE 'text/html%' OR content_type LIKE 'app
 
 /** Rows kept in memory: the links every page repeats (navigation, shared assets) are met again and again. */
 const ROW_CACHE_GENERATION = 16_384;
+/** meta key: `<end> <file>` for the WARC file being written (see WarcCheckpoints). */
+const WARC_CHECKPOINT = 'warc_checkpoint';
 
 /**
  * Typed access to one archive's catalogue. Opened with an exclusive lock that the OS drops when the
@@ -171,6 +173,13 @@ export class Catalogue {
       ),
       putOriginal: p('INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)'),
       getOriginal: p('SELECT content_type, body FROM originals WHERE url_id = ?'),
+      staleDocuments: p(
+        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
+         WHERE l.from_id BETWEEN ? AND ?
+           AND l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)
+         ORDER BY l.from_id`,
+      ),
+      maxUrlId: p('SELECT MAX(id) AS n FROM urls'),
       captureByDigest: p('SELECT url, date, record_id FROM payload_captures WHERE digest = ?'),
       putCapture: p('INSERT OR IGNORE INTO payload_captures (digest, url, date, record_id) VALUES (?, ?, ?, ?)'),
       countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
@@ -239,6 +248,20 @@ export class Catalogue {
 
   setMeta(key: string, value: string): void {
     this.s.setMeta!.run(key, value);
+  }
+
+  /** How far the unfinished WARC file `file` was known to hold complete records, or null. */
+  warcCheckpoint(file: string): number | null {
+    const saved = this.getMeta(WARC_CHECKPOINT);
+    const space = saved?.indexOf(' ') ?? -1;
+    if (saved == null || space < 0 || saved.slice(space + 1) !== file) return null;
+    const end = Number(saved.slice(0, space));
+    return Number.isSafeInteger(end) ? end : null;
+  }
+
+  /** Only the file being written needs one, so each replaces the last. */
+  setWarcCheckpoint(file: string, end: number): void {
+    this.setMeta(WARC_CHECKPOINT, `${end} ${file}`);
   }
 
   lookup(url: string): UrlRow | undefined {
@@ -346,15 +369,18 @@ export class Catalogue {
     this.db.prepare('UPDATE urls SET error = ? WHERE id = ?').run(error, id);
   }
 
-  /** Saved documents with a reference whose written target differs from where it must now point. */
-  staleDocumentIds(): number[] {
-    const rows = this.db
-      .prepare(
-        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
-         WHERE l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)`,
-      )
-      .all() as { id: number }[];
+  /**
+   * Saved documents with ids in [fromId, toId] and a reference whose written target differs from
+   * where it must now point. A range at a time, so a large crawl's check can be spread out.
+   */
+  staleDocumentIds(fromId: number, toId: number): number[] {
+    const rows = this.s.staleDocuments!.all(fromId, toId) as { id: number }[];
     return rows.map((r) => r.id);
+  }
+
+  /** The highest URL id given so far (0 when none). */
+  maxUrlId(): number {
+    return (this.s.maxUrlId!.get() as { n: number | null }).n ?? 0;
   }
 
   replaceLinks(fromId: number, links: LinkRow[]): void {

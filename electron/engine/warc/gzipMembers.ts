@@ -24,17 +24,19 @@ const FNAME = 0x08;
 const FCOMMENT = 0x10;
 
 /**
- * Walks a file's gzip members from the start, checking each one through to its CRC-32 and length
- * trailer, and stops at the first that is not complete. Readers such as warcio silently drop a
- * record cut short at the end of a file, so this is how a torn tail is found.
+ * Walks a file's gzip members from `from` (a member's start; default the file's start), checking
+ * each one through to its CRC-32 and length trailer, and stops at the first that is not complete.
+ * Readers such as warcio silently drop a record cut short at the end of a file, so this is how a
+ * torn tail is found.
  */
 export async function scanGzipMembers(
   fh: FileHandle,
   onMember: (m: GzipMember) => unknown,
+  from = 0,
 ): Promise<MemberScan> {
   const { size } = await fh.stat();
   const window = new FileWindow(fh, size);
-  let offset = 0;
+  let offset = from;
   while (offset < size) {
     const member = await completeMember(window, offset);
     if (member === null) break;
@@ -42,6 +44,12 @@ export async function scanGzipMembers(
     offset += member.length;
   }
   return { end: offset, size };
+}
+
+/** The complete member at `offset`, or null: read without walking the members before it. */
+export async function memberAt(fh: FileHandle, offset: number): Promise<GzipMember | null> {
+  const { size } = await fh.stat();
+  return completeMember(new FileWindow(fh, size), offset);
 }
 
 /**

@@ -28,6 +28,19 @@ export interface WarcWriterOptions {
   onOriginal?: (digest: string, capture: Required<OriginalCapture>) => void;
   /** Bound on the payload digests the writer remembers itself (some 400 bytes each); default 50,000. */
   maxRememberedDigests?: number;
+  /**
+   * Keeps, outside the WARC files (the crawl's catalogue), how far the file being written is known
+   * to hold complete records, so resuming checks only what came after. Without it a resume checks
+   * the whole file.
+   */
+  checkpoints?: WarcCheckpoints;
+}
+
+export interface WarcCheckpoints {
+  /** The last offset saved for this unfinished file (its finished name), or null. */
+  get(file: string): number | null;
+  /** Called once the file holds complete records up to `end`. */
+  set(file: string, end: number): void;
 }
 
 /** One HTTP exchange as fetched. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WarcError } from './errors.js';
 import { OPEN_SUFFIX } from './fileNames.js';
-import { scanGzipMembers, type GzipMember } from './gzipMembers.js';
+import { memberAt, scanGzipMembers, type GzipMember } from './gzipMembers.js';
 import type { WarcRepair } from './types.js';
 
 /**
@@ -39,19 +39,25 @@ export class WarcFile {
   }
 
   /**
-   * An unfinished file, checked member by member. A damaged or incomplete tail (the process was
-   * killed mid-write) is cut off so appending continues from the last complete record; the cut
-   * bytes are kept beside it in `<name>.cut-<offset>`, in case the damage was not at the end alone.
+   * An unfinished file, checked member by member from `checkpoint` (an offset up to which it was
+   * known to hold complete members; 0 to check it all) and returned with its first member. A
+   * damaged or incomplete tail (the process was killed mid-write) is cut off so appending continues
+   * from the last complete record; the cut bytes are kept beside it in `<name>.cut-<offset>`, in
+   * case the damage was not at the end alone.
    */
   static async reopen(
     dir: string,
     name: string,
-    onMember: (m: GzipMember) => void,
-  ): Promise<{ file: WarcFile; repair: WarcRepair | null }> {
+    checkpoint: number,
+  ): Promise<{ file: WarcFile; first: GzipMember | null; repair: WarcRepair | null }> {
     const openPath = path.join(dir, name + OPEN_SUFFIX);
     const fh = await open(openPath, 'r+');
     try {
-      const scan = await scanGzipMembers(fh, onMember);
+      const first = await memberAt(fh, 0);
+      const { size } = await fh.stat();
+      // A checkpoint past the end (the file lost data the checkpoint outlived) is not trusted.
+      const from = first !== null && checkpoint >= first.length && checkpoint <= size ? checkpoint : 0;
+      const scan = await scanGzipMembers(fh, () => {}, from);
       let repair: WarcRepair | null = null;
       if (scan.end < scan.size) {
         const savedAs = `${name}.cut-${scan.end}`;
@@ -59,7 +65,7 @@ export class WarcFile {
         await fh.truncate(scan.end);
         repair = { file: name, cutAt: scan.end, bytesCut: scan.size - scan.end, savedAs };
       }
-      return { file: new WarcFile(dir, name, fh, scan.end), repair };
+      return { file: new WarcFile(dir, name, fh, scan.end), first: scan.end > 0 ? first : null, repair };
     } catch (e) {
       await fh.close();
       throw e;

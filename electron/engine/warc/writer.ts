@@ -32,6 +32,8 @@ const GZIP_OPTIONS: ZlibOptions = { level: 1 };
 const SYNC_GZIP_BYTES = 256 * 1024;
 
 const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
+/** A resume re-checks at most this much of a file before its tail; one checkpoint write per this much. */
+const CHECKPOINT_BYTES = 1024 * 1024;
 const DEFAULT_REMEMBERED_DIGESTS = 50_000;
 
 interface CurrentFile {
@@ -58,7 +60,9 @@ export class WarcWriter {
   readonly #info: readonly Field[];
   readonly #seenDigest: WarcWriterOptions['seenDigest'];
   readonly #onOriginal: WarcWriterOptions['onOriginal'];
-  /** Payloads written by this writer or found in the file it resumed: bounded, oldest forgotten first. */
+  readonly #checkpoints: WarcWriterOptions['checkpoints'];
+  #checkpointed = 0;
+  /** Payloads written by this writer: bounded, oldest forgotten first. */
   readonly #memory: GenerationalCache<string, OriginalCapture>;
   readonly #repairs: WarcRepair[] = [];
   #current: CurrentFile | null = null;
@@ -73,6 +77,7 @@ export class WarcWriter {
     this.#info = info;
     this.#seenDigest = opts.seenDigest;
     this.#onOriginal = opts.onOriginal;
+    this.#checkpoints = opts.checkpoints;
     // Two generations of half the bound each.
     this.#memory = new GenerationalCache(Math.ceil((opts.maxRememberedDigests ?? DEFAULT_REMEMBERED_DIGESTS) / 2));
     this.#nextSerial = nextSerial;
@@ -177,6 +182,10 @@ export class WarcWriter {
       members = await gzipEach(build(current.warcinfoId));
     }
     let offset = await current.file.append(Buffer.concat(members));
+    if (this.#checkpoints !== undefined && current.file.size - this.#checkpointed >= CHECKPOINT_BYTES) {
+      this.#checkpointed = current.file.size;
+      this.#checkpoints.set(current.file.name, current.file.size);
+    }
     return members.map((m) => {
       const place = { file: current.file.name, offset, length: m.length };
       offset += m.length;
@@ -188,6 +197,7 @@ export class WarcWriter {
     if (this.#current === null) {
       const name = warcFileName(this.#prefix, new Date(), this.#nextSerial++);
       this.#current = await this.#begin(await WarcFile.create(this.#dir, name));
+      this.#checkpointed = 0;
     }
     return this.#current;
   }
@@ -207,12 +217,14 @@ export class WarcWriter {
 
   async #resume(unfinished: readonly WarcFileEntry[]): Promise<void> {
     for (const [i, entry] of unfinished.entries()) {
-      const resumed = await resumeWarc(this.#dir, entry.name, (digest, original) => this.#memory.set(digest, original));
+      const resumed = await resumeWarc(this.#dir, entry.name, this.#checkpoints?.get(entry.name) ?? 0);
       if (resumed.repair !== null) this.#repairs.push(resumed.repair);
       const { file, warcinfoId } = resumed;
       const newest = i === unfinished.length - 1;
       if (newest && warcinfoId !== null) {
         this.#current = { file, warcinfoId, recordsStart: resumed.warcinfoEnd };
+        this.#checkpointed = file.size;
+        this.#checkpoints?.set(file.name, file.size);
       } else if (newest && file.size === 0) {
         this.#current = await this.#begin(file);
       } else if (file.size === 0) {

@@ -1,20 +1,38 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OPEN_SUFFIX } from '../../../electron/engine/warc/fileNames.js';
+import type { OriginalCapture, WarcCheckpoints, WarcWriterOptions } from '../../../electron/engine/warc/types.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { exchange, noise, tempDir, warcFiles } from './fixtures.js';
 import { assertTilesFile, payloadOf, readRaw, type RawRecord } from '../../helpers/warcReadBack.js';
+
+/** What a crawl's catalogue keeps for the writer: payload captures and checkpoints. */
+function catalogue(): Pick<WarcWriterOptions, 'seenDigest' | 'onOriginal'> & { checkpoints: WarcCheckpoints; saved: Map<string, number> } {
+  const captures = new Map<string, OriginalCapture>();
+  const saved = new Map<string, number>();
+  return {
+    seenDigest: (digest) => captures.get(digest) ?? null,
+    onOriginal: (digest, capture) => captures.set(digest, capture),
+    checkpoints: { get: (file) => saved.get(file) ?? null, set: (file, end) => saved.set(file, end) },
+    saved,
+  };
+}
 
 /**
  * A writer's unfinished file as a killed process leaves it: copied while the writer still has it
  * open (everything written so far is in it), before the writer finishes and renames its own copy.
  */
-async function unfinishedFile(into: string, urls: readonly string[]): Promise<string> {
+async function unfinishedFile(
+  into: string,
+  urls: readonly string[],
+  opts: Partial<WarcWriterOptions> = {},
+  payloadBytes = 700,
+): Promise<string> {
   const scratch = path.join(into, 'scratch');
-  const w = await WarcWriter.open({ dir: scratch, prefix: 'crawl', software: 'Harvest' });
-  for (const url of urls) await w.writeExchange(exchange(url, { payload: noise(url, 700) }));
+  const w = await WarcWriter.open({ dir: scratch, prefix: 'crawl', software: 'Harvest', ...opts });
+  for (const url of urls) await w.writeExchange(exchange(url, { payload: noise(url, payloadBytes) }));
   const name = warcFiles(scratch)[0]!;
   assert.ok(name.endsWith(OPEN_SUFFIX));
   const dir = path.join(into, 'archive');
@@ -50,10 +68,11 @@ describe('WarcWriter resume', () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('appends to an intact unfinished file under its warcinfo record, and remembers its payloads', async () => {
-    const openPath = await unfinishedFile(caseDir(), ['http://lib.test/a', 'http://lib.test/b']);
+  it('appends to an intact unfinished file under its warcinfo record; its payloads become revisits through seenDigest', async () => {
+    const c = catalogue();
+    const openPath = await unfinishedFile(caseDir(), ['http://lib.test/a', 'http://lib.test/b'], c);
     const dir = path.dirname(openPath);
-    const w = await WarcWriter.open({ dir, prefix: 'crawl', software: 'Harvest' });
+    const w = await WarcWriter.open({ dir, prefix: 'crawl', software: 'Harvest', ...c });
     assert.deepEqual(w.repairs, []);
     const dup = await w.writeExchange(exchange('http://lib.test/a-again', { payload: noise('http://lib.test/a', 700) }));
     await w.writeExchange(exchange('http://lib.test/c'));
@@ -104,6 +123,41 @@ describe('WarcWriter resume', () => {
       'request http://lib.test/c',
     ]);
     assert.deepEqual(payloadOf(only!.raw[3]!.block), noise('http://lib.test/b', 700));
+  });
+
+  it('checks only what follows the checkpoint, and saves a new one once the file is checked', async () => {
+    const c = catalogue();
+    const urls = ['a', 'b', 'c', 'd'].map((p) => `http://lib.test/${p}`);
+    const openPath = await unfinishedFile(caseDir(), urls, c, 400 * 1024);
+    const dir = path.dirname(openPath);
+    const name = path.basename(openPath, OPEN_SUFFIX);
+    const checkpoint = c.saved.get(name);
+    assert.ok(checkpoint !== undefined && checkpoint > 0, 'a checkpoint was saved after each MiB');
+    const size = statSync(openPath).size;
+    assert.ok(checkpoint < size);
+    // A byte flipped before the checkpoint goes unseen (it is not read); garbage after the tail is cut.
+    const bytes = readFileSync(openPath);
+    const flipAt = Math.floor(checkpoint / 2);
+    bytes.writeUInt8(bytes.readUInt8(flipAt) ^ 0xff, flipAt);
+    writeFileSync(openPath, Buffer.concat([bytes, noise('garbage', 100)]));
+
+    const w = await WarcWriter.open({ dir, prefix: 'crawl', software: 'Harvest', ...c });
+    assert.deepEqual(w.repairs.map((r) => [r.cutAt, r.bytesCut]), [[size, 100]]);
+    assert.equal(c.saved.get(name), size);
+    await w.close();
+  });
+
+  it('checks the whole file when the checkpoint lies past its end', async () => {
+    const c = catalogue();
+    const openPath = await unfinishedFile(caseDir(), ['http://lib.test/a', 'http://lib.test/b'], c);
+    const dir = path.dirname(openPath);
+    const name = path.basename(openPath, OPEN_SUFFIX);
+    const before = await readRaw(openPath);
+    truncateSync(openPath, before.at(-1)!.offset + 10);
+    c.checkpoints.set(name, before.at(-1)!.offset + 1000);
+    const w = await WarcWriter.open({ dir, prefix: 'crawl', software: 'Harvest', ...c });
+    assert.equal(w.repairs[0]?.cutAt, before.at(-1)!.offset);
+    await w.close();
   });
 
   it('cuts garbage appended after the last complete record', async () => {
