@@ -9,6 +9,7 @@ import { startEngineHost, type EngineHost } from './engineHost.js';
 import type { ExporterMap } from './exportManager.js';
 import { hostAllowed, newToken, safeSegments, sameOriginRequest, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
 import { startMirrorServer } from './mirrorServer.js';
+import { appCsp } from './appCsp.js';
 
 /** dist/renderer, built by `npm run build:renderer`. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../renderer/', import.meta.url));
@@ -33,23 +34,6 @@ export interface WebHost {
   engine: EngineHost;
   /** Pauses running crawls (checkpointed), then closes both listeners. */
   close(): Promise<void>;
-}
-
-/** The renderer's page policy: its own scripts only, API calls to itself, archives framed from the viewer listener. */
-function appCsp(viewerOrigin: string): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    `frame-src ${viewerOrigin}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
 }
 
 /** `harvest serve`: the engine and the renderer over HTTP on 127.0.0.1, behind a random token. */

@@ -5,25 +5,14 @@ import { protocol } from 'electron';
 import { MIRROR_DIR } from '../engine/store/archive.js';
 import { archivedHtml, isHtml, mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
 import { APP_SCHEME } from './senderCheck.js';
+import { appCsp } from '../host/appCsp.js';
 
 export const ARCHIVE_SCHEME = 'harvest-archive';
 /** AppInfo.viewerBase in the desktop app: `harvest-archive://<jobId>/<localPath>`, one origin per job. */
 export const ARCHIVE_VIEWER_BASE = `${ARCHIVE_SCHEME}://`;
 
 /** The renderer's policy: its own code only, archives only in frames, no network at all. */
-const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  `frame-src ${ARCHIVE_SCHEME}:`,
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const APP_CSP = appCsp(`${ARCHIVE_SCHEME}:`);
 
 /**
  * An archived page's policy: what its own job's origin holds, its scripts, nothing else; no forms,

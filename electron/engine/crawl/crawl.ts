@@ -180,17 +180,7 @@ export class Crawl {
       for (const seed of this.job.seeds) {
         const url = canonicalize(seed);
         if (url === null) continue;
-        this.frontier.admit({
-          url,
-          parentId: null,
-          parentDepth: 0,
-          sameDepth: true,
-          via: 'seed',
-          requisite: false,
-          parentInScope: true,
-          typeHint: 'html',
-          redirectHops: 0,
-        });
+        this.frontier.admitSeed(url);
       }
     });
     for (const site of c.sitesWithQueued()) this.siteHasWork(site);

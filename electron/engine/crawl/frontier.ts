@@ -58,6 +58,21 @@ export class Frontier {
     this.scopeRules = new ScopeRules(this.job.scope, [...this.job.seeds, ...this.seedRedirects]);
   }
 
+  /** Admits a canonical seed URL at depth 0. */
+  admitSeed(url: string): UrlRow {
+    return this.admit({
+      url,
+      parentId: null,
+      parentDepth: 0,
+      sameDepth: true,
+      via: 'seed',
+      requisite: false,
+      parentInScope: true,
+      typeHint: 'html',
+      redirectHops: 0,
+    });
+  }
+
   /** Returns the URL's row (new or existing). */
   admit(d: Discovery): UrlRow {
     const existing = this.catalogue.lookup(d.url);

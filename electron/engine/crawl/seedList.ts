@@ -107,17 +107,7 @@ export async function admitSeedList(file: string, job: Job, catalogue: Catalogue
     batch = [];
     catalogue.transaction(() => {
       for (const url of urls) {
-        frontier.admit({
-          url,
-          parentId: null,
-          parentDepth: 0,
-          sameDepth: true,
-          via: 'seed',
-          requisite: false,
-          parentInScope: true,
-          typeHint: 'html',
-          redirectHops: 0,
-        });
+        frontier.admitSeed(url);
       }
     });
     admitted += urls.length;
