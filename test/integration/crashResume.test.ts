@@ -123,7 +123,8 @@ describe('a crawl killed with SIGKILL at random moments', () => {
     }
 
     const stats = (await site.stats()) as { duplicateRequests: number };
-    // Each kill may cost the requests in flight at that moment (2 connections) and robots.txt.
-    assert.ok(stats.duplicateRequests <= kills * 3, `${stats.duplicateRequests} duplicate requests after ${kills} kills`);
+    // Each kill may cost the URLs in flight at that moment: requests on the wire (2 connections),
+    // as many responses fetched and not yet recorded, and robots.txt.
+    assert.ok(stats.duplicateRequests <= kills * 5, `${stats.duplicateRequests} duplicate requests after ${kills} kills`);
   });
 });

@@ -6,14 +6,15 @@ import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { workerForSite } from '../politeness/shards.js';
 import type { Archive } from '../store/archive.js';
-import type { FetchOutcome, QueuedRow, RobotsRow } from '../store/catalogue.js';
+import type { FetchOutcome, LinkRow, QueuedRow, RobotsRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
 import { WarcWriter } from '../warc/writer.js';
-import { documentKind, packOriginal, parseDocument, ReferenceMemo, renderDocument } from './documents.js';
-import type { ParsedDoc } from '../parse/html.js';
+import { documentKind, ReferenceMemo } from './documents.js';
 import { ByteBudget } from './byteBudget.js';
+import { DocumentPool, type PreparedTicket } from './documentPool.js';
+import type { SaveFailure } from './documentWork.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
 import { Frontier } from './frontier.js';
 import { ProgressMeter } from './progress.js';
@@ -34,7 +35,10 @@ const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
 /** Payload digests the WARC writer keeps in memory (some 400 bytes each; its default is 50,000). */
 const REMEMBERED_DIGESTS = 4_096;
 
-/** Under the 250 ms the UI promises between progress events, with room for a busy event loop. */
+/**
+ * Under the 250 ms the UI promises between progress events, with room for a busy event loop: the
+ * timer's turn can come late, so every finished request also emits one once this much has passed.
+ */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
 
 /** A site is an origin: robots.txt applies per origin, politeness per host (the gate key). */
@@ -43,6 +47,11 @@ interface SiteWork {
   host: string;
   lane: Lane;
   buffer: QueuedRow[];
+  /**
+   * Responses fetched and not yet recorded. Politeness counts requests on the wire; this keeps as
+   * many again waiting to be archived, enough to overlap the two, and bounds what a kill re-fetches.
+   */
+  processing: number;
   /** No queued rows left in the catalogue beyond those buffered or running. */
   exhausted: boolean;
   robots: RobotsPolicy | null;
@@ -67,6 +76,11 @@ const ROBOTS_RETRY_MS = 5_000;
 const USER_AGENT_TOKEN = 'Harvest';
 /** How often the crawl time is checkpointed, so a killed crawl still counts most of its time. */
 const DURATION_CHECKPOINT_MS = 5_000;
+/**
+ * How often the catalogue's log is copied into the database, right after a progress event: about a
+ * second of crawling makes a checkpoint of some 100 ms, well inside the gap to the next event.
+ */
+const WAL_CHECKPOINT_MS = 1_000;
 
 /** Errors that concern one URL's file (a name clash, a name too long): that URL fails, the crawl goes on. */
 const PER_URL_FS_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL']);
@@ -101,15 +115,21 @@ export class Crawl {
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeAtMs = Infinity;
   private progressTimer: NodeJS.Timeout | null = null;
+  private readonly progressIntervalMs: number;
+  private lastProgressMs = 0;
+  /** Responses being parsed, recorded and saved after their request finished, over all sites. */
+  private processing = 0;
   private deadlineTimer: NodeJS.Timeout | null = null;
   private unsubscribeGates: (() => void) | null = null;
   private runStartedMs = 0;
   private lastDurationCheckpointMs = 0;
+  private lastWalCheckpointMs = 0;
   private readonly priorDurationMs: number;
   private htmlPages: number;
   private settle: ((s: CrawlState) => void) | null = null;
   private fatal: Error | null = null;
   private warc: WarcWriter | null = null;
+  private documents: DocumentPool | null = null;
 
   constructor(
     private readonly archive: Archive,
@@ -118,6 +138,7 @@ export class Crawl {
     this.job = archive.job;
     this.gates = opts.gates ?? new HostGateRegistry();
     this.emit = opts.onEvent ?? (() => {});
+    this.progressIntervalMs = opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     const c = archive.catalogue;
     this.meter = new ProgressMeter(c.countByState(), c.countBySkipReason(), c.totalBytes());
     this.htmlPages = c.htmlPagesArchived();
@@ -174,6 +195,7 @@ export class Crawl {
         },
       });
     }
+    this.documents = new DocumentPool({ mirrorRoot: this.archive.mirror.root, tmpDir: this.archive.mirror.tmpDir });
     c.transaction(() => {
       if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
       c.setMeta('state', 'running');
@@ -187,9 +209,10 @@ export class Crawl {
     this.state = 'running';
     this.runStartedMs = Date.now();
     this.lastDurationCheckpointMs = this.runStartedMs;
+    this.lastWalCheckpointMs = this.runStartedMs;
     this.emit({ type: 'state', state: 'running' });
     const done = new Promise<CrawlState>((resolve) => (this.settle = resolve));
-    this.progressTimer = setInterval(() => this.tick(), this.opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
+    this.progressTimer = setInterval(() => this.tick(), this.progressIntervalMs);
     this.unsubscribeGates = this.gates.onRelease(() => this.pump());
     this.armDurationLimit();
     this.checkByteLimit();
@@ -210,13 +233,22 @@ export class Crawl {
     return this.priorDurationMs + (this.runStartedMs ? Date.now() - this.runStartedMs : 0);
   }
 
+  private tickIfDue(): void {
+    if (this.progressTimer !== null && Date.now() - this.lastProgressMs >= this.progressIntervalMs) this.tick();
+  }
+
   private tick(): void {
     const now = Date.now();
+    this.lastProgressMs = now;
     if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
       this.lastDurationCheckpointMs = now;
       this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
     }
     this.emit(this.progress());
+    if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
+      this.archive.catalogue.checkpoint();
+      this.lastWalCheckpointMs = Date.now();
+    }
   }
 
   private progress(): ProgressEvent {
@@ -237,6 +269,7 @@ export class Crawl {
       host: new URL(site).host,
       lane,
       buffer: [],
+      processing: 0,
       exhausted: false,
       robots: this.job.politeness.respectRobots ? null : ALLOW_ALL,
       robotsFetching: false,
@@ -258,6 +291,7 @@ export class Crawl {
   private pump(): void {
     if (this.state === 'pausing') this.maybeSettle();
     if (this.state !== 'running') return;
+    this.tickIfDue();
     let wakeInMs = Infinity;
     for (const lane of this.lanes) {
       let idle = 0;
@@ -273,7 +307,7 @@ export class Crawl {
       }
     }
     // Finished means nothing running and nothing queued, never the queue alone.
-    if (this.lanes.every((l) => l.active === 0) && [...this.sites.values()].every((s) => s.exhausted)) {
+    if (this.idle() && [...this.sites.values()].every((s) => s.exhausted)) {
       void this.complete();
       return;
     }
@@ -296,7 +330,7 @@ export class Crawl {
   /** true: a task started; a number: ms until this site may start one; false: nothing to do now. */
   private tryStart(s: SiteWork): boolean | number {
     this.refill(s);
-    if (s.buffer.length === 0) return false;
+    if (s.buffer.length === 0 || s.processing >= this.job.politeness.perHostConnections) return false;
     if (s.robots === null) return this.startRobots(s);
     const policy = s.robots;
     // URLs that need no request are settled here, without spending a politeness slot on them.
@@ -310,12 +344,29 @@ export class Crawl {
     const row = s.buffer.shift()!;
     this.leased.add(row.id);
     s.lane.active++;
-    this.process(row)
+    let fetching = true;
+    // The host's slot and the lane are given back once the response is in, so the next request
+    // goes out while this one is parsed and saved.
+    const fetched = () => {
+      if (!fetching) return;
+      fetching = false;
+      acquired();
+      s.lane.active--;
+      s.processing++;
+      this.processing++;
+    };
+    this.process(row, fetched)
       .catch((e: unknown) => this.fail(e))
       .finally(() => {
-        acquired();
+        if (fetching) {
+          fetching = false;
+          acquired();
+          s.lane.active--;
+        } else {
+          s.processing--;
+          this.processing--;
+        }
         this.leased.delete(row.id);
-        s.lane.active--;
         this.pump();
       });
     return true;
@@ -421,12 +472,14 @@ export class Crawl {
     });
   }
 
-  private async process(row: QueuedRow): Promise<void> {
+  private async process(row: QueuedRow, fetched: () => void): Promise<void> {
     const abort = new AbortController();
     this.inFlight.set(abort, row.url);
     let res: FetchResponse;
     try {
       res = await this.fetcher.fetch(row.url, { signal: abort.signal });
+      fetched();
+      this.pump();
     } catch (e) {
       if (!(e instanceof FetchError)) throw e;
       // Abandoned by a pause or a limit: the URL stays queued, unless a limit ended the crawl.
@@ -443,11 +496,18 @@ export class Crawl {
     // (one extra record) but never leaves an outcome without its record.
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
     const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
+    let doc: PreparedTicket | null = null;
     try {
-      const doc = kind === 'other' ? null : parseDocument(kind, res.body, row.url, res.contentType);
+      if (kind !== 'other') {
+        doc = await this.documents!.prepare({ kind, body: res.body, url: row.url, contentType: res.contentType });
+      }
       await this.recordExchange(res, doc);
       if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
-      else if (res.status >= 200 && res.status < 300) await this.archiveResponse(row, res, doc);
+      else if (doc !== null) {
+        const handedOver = doc;
+        doc = null;
+        if (await this.archiveDocument(row, res, handedOver) && kind === 'html') this.countPage();
+      } else if (res.status >= 200 && res.status < 300) await this.archiveFile(row, res);
       else {
         this.record(row, {
           state: 'http-error',
@@ -461,13 +521,14 @@ export class Crawl {
         });
       }
     } finally {
+      if (doc !== null) this.documents!.discard(doc);
       giveBack?.();
     }
     this.checkByteLimit();
   }
 
   /** Records the exchange in the WARC, with the document's outlinks in a metadata record. */
-  private async recordExchange(res: FetchResponse, doc: ParsedDoc | null): Promise<void> {
+  private async recordExchange(res: FetchResponse, doc: PreparedTicket | null): Promise<void> {
     if (!this.warc) return;
     const at = await this.warc.writeExchange(exchangeFromFetch(res));
     if (doc && doc.links.length > 0) {
@@ -517,81 +578,88 @@ export class Crawl {
     });
   }
 
-  private async archiveResponse(row: QueuedRow, res: FetchResponse, doc: ParsedDoc | null): Promise<void> {
-    const localPath = localPathFor(row.url, res.contentType);
-    const kind = documentKind(res.contentType, row.url);
-    const outcome: FetchOutcome = {
+  private archivedOutcome(row: QueuedRow, res: FetchResponse): FetchOutcome {
+    return {
       state: 'archived',
       httpStatus: res.status,
       contentType: res.contentType,
       bytes: res.body.length,
-      localPath,
+      localPath: localPathFor(row.url, res.contentType),
       redirectToId: null,
       error: null,
       title: null,
     };
-    if (kind !== 'other' && doc) {
-      if (this.archiveDocument(row, res, doc, outcome) && kind === 'html') this.countPage();
-      return;
-    }
-    try {
-      await this.archive.mirror.write(localPath, res.body);
-    } catch (e) {
-      this.failedToSave(row, res, localPath, e);
-      return;
-    }
-    this.record(row, outcome);
+  }
+
+  /** A response saved as it came: anything but HTML and CSS. */
+  private async archiveFile(row: QueuedRow, res: FetchResponse): Promise<void> {
+    const outcome = this.archivedOutcome(row, res);
+    const failure = await this.documents!.write(outcome.localPath!, res.body);
+    if (failure !== null) this.failedToSave(row, res, outcome.localPath!, failure);
+    else this.record(row, outcome);
   }
 
   /** A file that can't be saved under its name fails that URL only; anything else stops the crawl. */
-  private failedToSave(row: QueuedRow, res: FetchResponse, localPath: string, e: unknown): void {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (!PER_URL_FS_ERRORS.has(code)) throw e;
-    this.failed(row, `cannot save as ${localPath}: ${code}`, res);
+  private failedToSave(row: QueuedRow, res: FetchResponse, localPath: string, failure: SaveFailure): void {
+    if (!PER_URL_FS_ERRORS.has(failure.code)) throw Object.assign(new Error(failure.message), { code: failure.code });
+    this.failed(row, `cannot save as ${localPath}: ${failure.code}`, res);
   }
 
   /**
-   * Parses and rewrites an HTML or CSS document, then in one transaction admits its links, records
-   * them and its original bytes, writes its file and records the outcome: a kill at any point
-   * leaves either all of it or none of it (the file at worst, overwritten when the URL is fetched again).
-   * Returns whether the document was saved.
+   * An HTML or CSS document parsed in a document worker: its links are admitted in one transaction,
+   * the worker rewrites and saves the copy, then its link rows, original bytes and outcome commit
+   * in a second. A kill in between leaves the URL queued with its links already known (the copy, if
+   * written, is overwritten when the URL is fetched again). Returns whether the document was saved.
    */
-  private archiveDocument(row: QueuedRow, res: FetchResponse, doc: ParsedDoc, outcome: FetchOutcome): boolean {
+  private async archiveDocument(row: QueuedRow, res: FetchResponse, doc: PreparedTicket): Promise<boolean> {
     const c = this.archive.catalogue;
+    const outcome = this.archivedOutcome(row, res);
     const localPath = outcome.localPath!;
-    const inScope = this.frontier.scope.inScope(row.url);
-    const original = packOriginal(res.body);
-    return c.transaction(() => {
-      const r = renderDocument(
-        doc,
-        localPath,
-        this.memo,
-        (link, canonical) =>
-          this.frontier.admit({
-            url: canonical,
-            parentId: row.id,
-            parentDepth: row.depth,
-            sameDepth: false,
-            via: link.kind,
-            requisite: link.requisite,
-            parentInScope: inScope,
-            typeHint: link.typeHint,
-            redirectHops: 0,
-          }),
-        (target, link) => this.memo.plannedTarget(target, link.typeHint),
-      );
-      c.replaceLinks(row.id, r.links);
-      c.putOriginal(row.id, res.contentType, original);
-      try {
-        this.archive.mirror.writeSync(localPath, r.data);
-      } catch (e) {
-        // Its links still stand: they were found, and are crawled like any others.
-        this.failedToSave(row, res, localPath, e);
-        return false;
-      }
+    const written: (string | null)[] = [];
+    const links: LinkRow[] = [];
+    let saving = false;
+    try {
+      const inScope = this.frontier.scope.inScope(row.url);
+      c.transaction(() => {
+        for (const link of doc.links) {
+          const target =
+            link.canonical === null
+              ? null
+              : this.frontier.admit({
+                  url: link.canonical,
+                  parentId: row.id,
+                  parentDepth: row.depth,
+                  sameDepth: false,
+                  via: link.kind,
+                  requisite: link.requisite,
+                  parentInScope: inScope,
+                  typeHint: link.typeHint,
+                  redirectHops: 0,
+                });
+          const place = target === null ? null : this.memo.plannedTarget(target, link.typeHint);
+          // An archived target's file is final, so a reference to it never needs redoing.
+          if (target !== null && target.state !== 'archived') {
+            links.push({ toId: target.id, kind: link.kind, text: link.text || null, written: place });
+          }
+          written.push(place);
+        }
+      });
+      saving = true;
+    } finally {
+      if (!saving) this.documents!.discard(doc);
+    }
+    const failure = await this.documents!.save(doc, { localPath, written });
+    if (failure !== null) {
+      // Its links still stand: they were found, and are crawled like any others.
+      this.failedToSave(row, res, localPath, failure);
+      return false;
+    }
+    c.transaction(() => {
+      c.replaceLinks(row.id, links);
+      c.putOriginal(row.id, res.contentType, doc.original);
       this.record(row, { ...outcome, title: doc.title });
-      return true;
     });
+    return true;
   }
 
   private countPage(): void {
@@ -645,9 +713,14 @@ export class Crawl {
     this.maybeSettle();
   }
 
+  /** Nothing on the wire and nothing being archived. */
+  private idle(): boolean {
+    return this.processing === 0 && this.lanes.every((l) => l.active === 0);
+  }
+
   private maybeSettle(): void {
     if (this.state !== 'pausing') return;
-    if (this.lanes.some((l) => l.active > 0)) return;
+    if (!this.idle()) return;
     void this.stop(this.fatal ? 'failed' : 'paused');
   }
 
@@ -656,7 +729,7 @@ export class Crawl {
     // Not 'pausing': nothing is running, and a pause must not settle the run under the finaliser.
     this.state = 'finishing';
     try {
-      await finalizeMirror(this.archive, (done, total) => {
+      await finalizeMirror(this.archive, this.documents!, (done, total) => {
         this.finishing = { done, total };
         // The ticks report the pass while it runs; its start and end are reported as they happen.
         if (done === 0 || done === total) this.emit(this.progress());
@@ -688,6 +761,7 @@ export class Crawl {
       final = 'failed';
     } finally {
       await this.fetcher.close().catch(() => {});
+      await this.documents?.close();
       await this.warc?.close().catch((e: unknown) => {
         this.fatal ??= e instanceof Error ? e : new Error(String(e));
         final = 'failed';

@@ -1,10 +1,10 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { parseCss } from '../parse/css.js';
-import { parseHtml, type ExtractedLink, type ParsedDoc } from '../parse/html.js';
-import type { LinkRow, UrlRow } from '../store/catalogue.js';
+import { parseHtml, type ParsedDoc } from '../parse/html.js';
+import type { UrlRow } from '../store/catalogue.js';
 import { GenerationalCache } from '../store/generationalCache.js';
 import { canonicalize } from '../url/canonical.js';
-import { hrefBetween, predictedLocalPath } from '../url/localPath.js';
+import { predictedLocalPath } from '../url/localPath.js';
 
 export type DocumentKind = 'html' | 'css' | 'other';
 
@@ -74,35 +74,6 @@ function asTypeHint(hint: string | null): 'html' | 'css' | null {
 /** Where a reference points once the crawl has finished: only files that really exist. */
 export function finalTarget(target: UrlRow): string | null {
   return target.state === 'archived' || target.state === 'redirect' ? target.local_path : null;
-}
-
-export interface RenderedDocument {
-  data: Buffer;
-  links: LinkRow[];
-}
-
-/**
- * Rewrites a parsed document for the mirror. `resolve` gives each reference's target row (or
- * undefined for URLs the catalogue does not track, such as mailto:), and `place` says where it goes.
- */
-export function renderDocument(
-  doc: ParsedDoc,
-  ownPath: string,
-  memo: ReferenceMemo,
-  resolve: (link: ExtractedLink, canonical: string) => UrlRow | undefined,
-  place: (target: UrlRow, link: ExtractedLink) => string | null,
-): RenderedDocument {
-  const links: LinkRow[] = [];
-  const data = doc.render((link) => {
-    const canonical = memo.canonicalize(link.url);
-    if (canonical === null) return null;
-    const target = resolve(link, canonical);
-    if (!target) return null;
-    const written = place(target, link);
-    links.push({ toId: target.id, kind: link.kind, text: link.text || null, written });
-    return written === null ? null : hrefBetween(ownPath, written, link.fragment || undefined);
-  });
-  return { data, links };
 }
 
 export function packOriginal(body: Buffer): Buffer {

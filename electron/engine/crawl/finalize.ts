@@ -1,9 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Archive } from '../store/archive.js';
-import type { Catalogue } from '../store/catalogue.js';
+import type { Catalogue, LinkRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { hrefBetween } from '../url/localPath.js';
-import { documentKind, finalTarget, parseDocument, ReferenceMemo, renderDocument, unpackOriginal } from './documents.js';
+import type { DocumentPool } from './documentPool.js';
+import { documentKind, finalTarget, unpackOriginal } from './documents.js';
 
 export const ENTRY_PAGE = 'index.html';
 
@@ -15,6 +16,9 @@ const SLICE_MS = 20;
 
 /** URL ids whose documents are checked in one query. */
 const CHECK_IDS = 512;
+
+/** Documents being rewritten at once: enough to keep every document worker busy. */
+const REWRITES_AT_ONCE = 8;
 
 /**
  * Told how far the rewrite pass is, in URL ids checked of all ids: at its start, after each
@@ -28,13 +32,18 @@ export type FinalizeProgress = (done: number, total: number) => void;
  * were still queued is rewritten from its original bytes where a guess turned out wrong (a 404,
  * a redirect, another content type). Returns how many documents were rewritten.
  */
-export async function finalizeMirror(archive: Archive, onProgress: FinalizeProgress = () => {}): Promise<number> {
+export async function finalizeMirror(
+  archive: Archive,
+  pool: DocumentPool,
+  onProgress: FinalizeProgress = () => {},
+): Promise<number> {
   const c = archive.catalogue;
   c.transaction(() => markRedirectLoops(c, c.resolveRedirectChains()));
   const total = c.maxUrlId();
   onProgress(0, total);
-  const memo = new ReferenceMemo();
   let rewritten = 0;
+  const running = new Set<Promise<void>>();
+  let failed: { error: unknown } | null = null;
   let sliceStart = Date.now();
   const nextSlice = async (done: number): Promise<void> => {
     if (Date.now() - sliceStart < SLICE_MS) return;
@@ -46,12 +55,20 @@ export async function finalizeMirror(archive: Archive, onProgress: FinalizeProgr
   for (let from = 1; from <= total; from += CHECK_IDS) {
     const to = Math.min(total, from + CHECK_IDS - 1);
     for (const id of c.staleDocumentIds(from, to)) {
-      await rewriteDocument(archive, id, memo);
+      const task: Promise<void> = rewriteDocument(archive, pool, id)
+        .catch((error: unknown) => void (failed ??= { error }))
+        .finally(() => running.delete(task));
+      running.add(task);
       rewritten++;
+      if (running.size >= REWRITES_AT_ONCE) await Promise.race(running);
+      if (failed !== null) break;
       await nextSlice(id);
     }
+    if (failed !== null) break;
     await nextSlice(to);
   }
+  await Promise.all(running);
+  if (failed !== null) throw (failed as { error: unknown }).error;
   onProgress(total, total);
   await writeEntryPage(archive);
   return rewritten;
@@ -70,23 +87,30 @@ function markRedirectLoops(c: Catalogue, unresolved: { id: number; redirect_to_i
   }
 }
 
-async function rewriteDocument(archive: Archive, id: number, memo: ReferenceMemo): Promise<void> {
+async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number): Promise<void> {
   const c = archive.catalogue;
   const row = c.get(id);
   const original = c.getOriginal(id);
   if (!row || row.state !== 'archived' || row.local_path === null || !original) return;
   const kind = documentKind(row.content_type, row.url);
   if (kind === 'other') return;
-  const doc = parseDocument(kind, unpackOriginal(original.body), row.url, row.content_type);
-  const rendered = renderDocument(
-    doc,
-    row.local_path,
-    memo,
-    (_link, canonical) => c.lookup(canonical),
-    (target) => finalTarget(target),
-  );
-  await archive.mirror.write(row.local_path, rendered.data);
-  c.transaction(() => c.replaceLinks(id, rendered.links));
+  const doc = await pool.prepare({ kind, body: unpackOriginal(original.body), url: row.url, contentType: row.content_type });
+  const links: LinkRow[] = [];
+  const written: (string | null)[] = [];
+  try {
+    for (const link of doc.links) {
+      const target = link.canonical === null ? undefined : c.lookup(link.canonical);
+      const place = target ? finalTarget(target) : null;
+      if (target && target.state !== 'archived') links.push({ toId: target.id, kind: link.kind, text: link.text || null, written: place });
+      written.push(place);
+    }
+  } catch (e) {
+    pool.discard(doc);
+    throw e;
+  }
+  const failure = await pool.save(doc, { localPath: row.local_path, written });
+  if (failure !== null) throw Object.assign(new Error(`cannot rewrite ${row.local_path}: ${failure.message}`), { code: failure.code });
+  c.transaction(() => c.replaceLinks(id, links));
 }
 
 /** The mirror's front door: a page linking to each seed's saved copy. */

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { resolveInside } from '../url/localPath.js';
 
 /** The browsable copy: files under `<archive>/mirror/`, each written atomically. */
@@ -11,7 +12,7 @@ export class Mirror {
   /** `tmpDir` must be on the same file system as `root`, so renames from it stay atomic. */
   constructor(
     readonly root: string,
-    private readonly tmpDir: string,
+    readonly tmpDir: string,
   ) {}
 
   /** Readies for writing; whatever a killed process left half-written was never renamed in. */
@@ -42,11 +43,8 @@ export class Mirror {
     }
   }
 
-  /**
-   * The same, synchronously: for small rewritten documents, so their file and their catalogue rows
-   * can commit in one transaction.
-   */
-  writeSync(localPath: string, data: Buffer | string): void {
+  /** The same, synchronously: for the crawl's document workers, which have no event loop to keep free. */
+  writeSync(localPath: string, data: Uint8Array | string): void {
     const abs = this.absolutePath(localPath);
     const dir = path.dirname(abs);
     if (!this.knownDirs.has(dir)) {
@@ -64,6 +62,7 @@ export class Mirror {
   }
 
   private nextTmp(): string {
-    return path.join(this.tmpDir, `${process.pid}-${this.tmpCounter++}.tmp`);
+    // Document workers write into the same folder from other threads of this process.
+    return path.join(this.tmpDir, `${process.pid}-${threadId}-${this.tmpCounter++}.tmp`);
   }
 }

@@ -37,8 +37,9 @@ CREATE TABLE IF NOT EXISTS urls (
 -- Breadth-first order within a site: depth, then discovery.
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (site, depth, id) WHERE state = 'queued';
 
--- Every reference found in a saved document, with what was written for it in the mirror copy
--- (NULL: left absolute). A mismatch with the target's final local_path means the copy needs redoing.
+-- The references in a saved document whose target was not archived yet when the copy was written,
+-- with what was written for each (NULL: left absolute). A mismatch with the target's final
+-- local_path means the copy needs redoing; a reference to an archived file never does.
 CREATE TABLE IF NOT EXISTS links (
   from_id INTEGER NOT NULL,
   to_id INTEGER NOT NULL,

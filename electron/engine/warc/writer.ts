@@ -29,7 +29,15 @@ const gzipAsync = promisify(gzip);
  * the compression itself; larger ones go to the pool so a big download never blocks the crawl loop.
  */
 const GZIP_OPTIONS: ZlibOptions = { level: 1 };
+/**
+ * Deflating a payload that is already compressed gains nothing and costs as much as any other:
+ * such records are stored in their gzip member (still CRC-checked, still one member per record).
+ */
+const STORED_OPTIONS: ZlibOptions = { level: 0 };
 const SYNC_GZIP_BYTES = 256 * 1024;
+/** Media types whose bodies are compressed formats themselves. */
+const COMPRESSED_TYPES =
+  /^(image\/(jpeg|png|gif|webp|avif|heic|jxl)|video\/|audio\/(mpeg|mp4|aac|ogg|opus|webm|flac)|font\/woff2?|application\/(zip|gzip|x-gzip|zstd|x-bzip2|x-xz|x-7z-compressed|x-rar-compressed))\s*(;|$)/;
 
 const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
 /** A resume re-checks at most this much of a file before its tail; one checkpoint write per this much. */
@@ -121,12 +129,15 @@ export class WarcWriter {
       const original = dedupable ? await this.#originalOf(payloadDigest) : null;
       const responseId = newRecordId();
       const requestId = newRecordId();
-      const [response] = await this.#append((warcinfoId) => [
-        original === null
-          ? responseRecord(x, { id: responseId, warcinfoId }, payloadDigest)
-          : revisitRecord(x, { id: responseId, warcinfoId }, payloadDigest, original),
-        requestRecord(x, { id: requestId, warcinfoId }, responseId),
-      ]);
+      const [response] = await this.#append(
+        (warcinfoId) => [
+          original === null
+            ? responseRecord(x, { id: responseId, warcinfoId }, payloadDigest)
+            : revisitRecord(x, { id: responseId, warcinfoId }, payloadDigest, original),
+          requestRecord(x, { id: requestId, warcinfoId }, responseId),
+        ],
+        original === null && isCompressedPayload(x.responseHeaders) ? STORED_OPTIONS : GZIP_OPTIONS,
+      );
       if (original === null && dedupable) {
         const capture = { url: x.url, date: x.date, recordId: responseId };
         this.#memory.set(payloadDigest, capture);
@@ -172,14 +183,14 @@ export class WarcWriter {
    * past maxFileBytes (and it already holds records) the file is finished first and the records,
    * which name their file's warcinfo record, are built again for the next one.
    */
-  async #append(build: (warcinfoId: string) => Buffer[]): Promise<MemberPlace[]> {
+  async #append(build: (warcinfoId: string) => Buffer[], gzip: ZlibOptions = GZIP_OPTIONS): Promise<MemberPlace[]> {
     let current = await this.#currentFile();
-    let members = await gzipEach(build(current.warcinfoId));
+    let members = await gzipEach(build(current.warcinfoId), gzip);
     const bytes = members.reduce((n, m) => n + m.length, 0);
     if (current.file.size > current.recordsStart && current.file.size + bytes > this.#maxFileBytes) {
       await this.#finishCurrent();
       current = await this.#currentFile();
-      members = await gzipEach(build(current.warcinfoId));
+      members = await gzipEach(build(current.warcinfoId), gzip);
     }
     let offset = await current.file.append(Buffer.concat(members));
     if (this.#checkpoints !== undefined && current.file.size - this.#checkpointed >= CHECKPOINT_BYTES) {
@@ -205,7 +216,7 @@ export class WarcWriter {
   /** Writes an empty file's warcinfo record. */
   async #begin(file: WarcFile): Promise<CurrentFile> {
     const warcinfoId = newRecordId();
-    await file.append(await gzipMember(warcinfoRecord(warcinfoId, new Date(), file.name, this.#info)));
+    await file.append(await gzipMember(warcinfoRecord(warcinfoId, new Date(), file.name, this.#info), GZIP_OPTIONS));
     return { file, warcinfoId, recordsStart: file.size };
   }
 
@@ -237,10 +248,20 @@ export class WarcWriter {
   }
 }
 
-function gzipEach(records: readonly Buffer[]): Promise<Buffer[]> {
-  return Promise.all(records.map(gzipMember));
+function gzipEach(records: readonly Buffer[], options: ZlibOptions): Promise<Buffer[]> {
+  return Promise.all(records.map((r) => gzipMember(r, options)));
 }
 
-async function gzipMember(record: Buffer): Promise<Buffer> {
-  return record.length <= SYNC_GZIP_BYTES ? gzipSync(record, GZIP_OPTIONS) : gzipAsync(record, GZIP_OPTIONS);
+async function gzipMember(record: Buffer, options: ZlibOptions): Promise<Buffer> {
+  return record.length <= SYNC_GZIP_BYTES ? gzipSync(record, options) : gzipAsync(record, options);
+}
+
+/** Whether the payload as received is compressed: content-encoded, or a compressed format. */
+function isCompressedPayload(headers: readonly (readonly [string, string])[]): boolean {
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    if (key === 'content-encoding' && !/^\s*(identity)?\s*$/i.test(value)) return true;
+    if (key === 'content-type' && COMPRESSED_TYPES.test(value.trim().toLowerCase())) return true;
+  }
+  return false;
 }

@@ -316,3 +316,35 @@ describe('WarcWriter: metadata, lookups, concurrency, refusals', () => {
     await assert.rejects(WarcWriter.open({ dir, prefix: 'ok', software: 'Harvest\r\nx: y' }), WarcError);
   });
 });
+
+describe('WarcWriter: gzip members of compressed payloads', () => {
+  let dir: string;
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stores a content-encoded or compressed-format payload without deflating it again, and deflates the rest', async () => {
+    dir = tempDir();
+    // Highly compressible bytes, so a deflated member would be far smaller than its record.
+    const body = Buffer.alloc(64 * 1024, 'a');
+    const cases = [
+      { url: 'http://lib.test/encoded', headers: [['Content-Type', 'text/html'], ['Content-Encoding', 'gzip']], stored: true },
+      { url: 'http://lib.test/photo.jpg', headers: [['Content-Type', 'image/jpeg']], stored: true },
+      { url: 'http://lib.test/page', headers: [['Content-Type', 'text/html; charset=utf-8']], stored: false },
+      { url: 'http://lib.test/identity', headers: [['Content-Type', 'text/plain'], ['Content-Encoding', 'identity']], stored: false },
+      { url: 'http://lib.test/logo.svg', headers: [['Content-Type', 'image/svg+xml']], stored: false },
+    ] as const;
+    const w = await WarcWriter.open({ dir, prefix: 'harvest', software: 'Harvest/0.1.0' });
+    const locs: ExchangeLocation[] = [];
+    // Each its own payload, so none becomes a revisit of another.
+    for (const [i, c] of cases.entries()) {
+      locs.push(await w.writeExchange(exchange(c.url, { responseHeaders: c.headers, payload: Buffer.concat([body, Buffer.from(String(i))]) })));
+    }
+    await w.close();
+    const raw = await readRaw(path.join(dir, warcFiles(dir)[0]!));
+    for (const [i, c] of cases.entries()) {
+      const record = raw.find((r) => r.header('WARC-Record-ID') === locs[i]!.recordId)!;
+      assert.deepEqual(payloadOf(record.block), Buffer.concat([body, Buffer.from(String(i))]), c.url);
+      if (c.stored) assert.ok(locs[i]!.length > body.length, `${c.url}: stored, ${locs[i]!.length} bytes`);
+      else assert.ok(locs[i]!.length < body.length / 10, `${c.url}: deflated, ${locs[i]!.length} bytes`);
+    }
+  });
+});

@@ -1,0 +1,159 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
+
+/** What a document worker is started with: where the mirror and its temporary files are. */
+export interface DocumentWorkerData {
+  mirrorRoot: string;
+  tmpDir: string;
+}
+
+export type ToDocumentWorker =
+  | { op: 'prepare'; ticket: number; req: PrepareRequest }
+  | { op: 'save'; ticket: number; req: SaveRequest }
+  | { op: 'write'; ticket: number; localPath: string; data: Uint8Array }
+  | { op: 'discard'; ticket: number };
+
+export type FromDocumentWorker =
+  | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array } }
+  | { ticket: number; ok: true; failure: SaveFailure | null }
+  | { ticket: number; ok: false; error: string };
+
+/** A document parsed in a worker, which keeps it until it is saved or discarded. */
+export interface PreparedTicket extends PreparedDocument {
+  readonly ticket: number;
+  readonly worker: number;
+}
+
+/**
+ * The crawl's event loop decides and records; parsing, rendering and saving a document are most of
+ * its CPU otherwise. One worker fewer than the cores leaves one for the crawl loop (and, on a small
+ * machine, the server it may share it with); more than four rarely pays for their memory.
+ */
+export function defaultDocumentWorkers(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+/**
+ * A worker's garbage is mostly short-lived parse output: a small young generation keeps its memory
+ * down. The old generation's cap is far above what the crawl's parse budget lets a worker hold at
+ * once, so reaching it means a fault, not a big page.
+ */
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 };
+
+interface Pending {
+  resolve: (m: FromDocumentWorker) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  /** Documents prepared here and not yet saved or discarded. */
+  held: number;
+  gone: Error | null;
+}
+
+/** Worker threads that parse, render and save documents, and write the other files, for one crawl. */
+export class DocumentPool {
+  private readonly slots: Slot[];
+  private nextTicket = 1;
+
+  constructor(data: DocumentWorkerData, size = defaultDocumentWorkers()) {
+    this.slots = Array.from({ length: Math.max(1, size) }, () => this.start(data));
+  }
+
+  private start(data: DocumentWorkerData): Slot {
+    const slot: Slot = {
+      worker: new Worker(new URL('./documentWorker.js', import.meta.url), { workerData: data, resourceLimits: WORKER_HEAP }),
+      pending: new Map(),
+      held: 0,
+      gone: null,
+    };
+    const end = (e: Error) => {
+      slot.gone ??= e;
+      for (const p of slot.pending.values()) p.reject(slot.gone);
+      slot.pending.clear();
+    };
+    slot.worker.on('message', (m: FromDocumentWorker) => {
+      const p = slot.pending.get(m.ticket);
+      slot.pending.delete(m.ticket);
+      p?.resolve(m);
+    });
+    slot.worker.on('error', end);
+    slot.worker.on('exit', (code) => end(new Error(`a document worker stopped (exit code ${code})`)));
+    return slot;
+  }
+
+  /** Parses a document in the least busy worker, which keeps it for save() or discard(). */
+  async prepare(req: PrepareRequest): Promise<PreparedTicket> {
+    const index = this.leastBusy();
+    const slot = this.slots[index]!;
+    const ticket = this.nextTicket++;
+    slot.held++;
+    let m: FromDocumentWorker;
+    // Sent as a copy of its own, handed over rather than cloned: a body can be a view into a far larger buffer.
+    const body = new Uint8Array(req.body);
+    try {
+      m = await this.ask(slot, { op: 'prepare', ticket, req: { ...req, body } }, [body.buffer]);
+    } catch (e) {
+      slot.held--;
+      throw e;
+    }
+    if (!('prepared' in m)) {
+      slot.held--;
+      throw new Error(m.ok ? 'a document worker answered out of turn' : m.error);
+    }
+    const { original, ...rest } = m.prepared;
+    return { ...rest, original: Buffer.from(original.buffer, original.byteOffset, original.byteLength), ticket, worker: index };
+  }
+
+  /** Renders and writes the prepared document; a file-system refusal comes back as a SaveFailure. */
+  async save(doc: PreparedTicket, req: SaveRequest): Promise<SaveFailure | null> {
+    const slot = this.slots[doc.worker]!;
+    slot.held--;
+    return this.failureOf(await this.ask(slot, { op: 'save', ticket: doc.ticket, req }));
+  }
+
+  /** Writes a file of the mirror as it is, in the least busy worker. */
+  async write(localPath: string, data: Uint8Array): Promise<SaveFailure | null> {
+    const copy = new Uint8Array(data);
+    const slot = this.slots[this.leastBusy()]!;
+    return this.failureOf(await this.ask(slot, { op: 'write', ticket: this.nextTicket++, localPath, data: copy }, [copy.buffer]));
+  }
+
+  private failureOf(m: FromDocumentWorker): SaveFailure | null {
+    if (!m.ok) throw new Error(m.error);
+    if (!('failure' in m)) throw new Error('a document worker answered out of turn');
+    return m.failure;
+  }
+
+  /** Lets the worker forget a document that won't be saved. */
+  discard(doc: PreparedTicket): void {
+    const slot = this.slots[doc.worker]!;
+    slot.held--;
+    if (slot.gone === null) slot.worker.postMessage({ op: 'discard', ticket: doc.ticket } satisfies ToDocumentWorker);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private leastBusy(): number {
+    let best = 0;
+    for (let i = 1; i < this.slots.length; i++) {
+      const a = this.slots[i]!;
+      const b = this.slots[best]!;
+      if (a.pending.size + a.held < b.pending.size + b.held) best = i;
+    }
+    return best;
+  }
+
+  private ask(slot: Slot, message: ToDocumentWorker, transfer: ArrayBuffer[] = []): Promise<FromDocumentWorker> {
+    if (slot.gone !== null) return Promise.reject(slot.gone);
+    return new Promise((resolve, reject) => {
+      slot.pending.set(message.ticket, { resolve, reject });
+      slot.worker.postMessage(message, transfer);
+    });
+  }
+}

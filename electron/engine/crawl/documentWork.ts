@@ -1,0 +1,95 @@
+import type { ExtractedLink, ParsedDoc } from '../parse/html.js';
+import type { Mirror } from '../store/mirror.js';
+import { hrefBetween } from '../url/localPath.js';
+import { packOriginal, parseDocument, ReferenceMemo } from './documents.js';
+
+/**
+ * The per-document work that needs neither the catalogue nor the crawl's state: parsing, rendering
+ * the offline copy and saving it. It runs in the document workers (documentPool.ts), off the crawl's
+ * event loop; the crawl keeps everything that decides or records (admission, targets, outcomes).
+ */
+
+export interface PreparedLink extends ExtractedLink {
+  /** The canonical URL the catalogue knows the target by; null when it has none (an unusable URL). */
+  canonical: string | null;
+}
+
+export interface PreparedDocument {
+  title: string | null;
+  links: PreparedLink[];
+  /** The response body, deflated for the catalogue (the finishing pass rewrites from it). */
+  original: Buffer;
+}
+
+export interface PrepareRequest {
+  kind: 'html' | 'css';
+  body: Uint8Array;
+  url: string;
+  contentType: string | null;
+}
+
+export interface SaveRequest {
+  /** Where the copy goes in the mirror. */
+  localPath: string;
+  /** Per link, in order: the mirror file its reference should point to, or null to keep it absolute. */
+  written: (string | null)[];
+}
+
+/** Why a copy couldn't be saved: the file system's code, so the crawl can tell a bad name from a full disk. */
+export interface SaveFailure {
+  code: string;
+  message: string;
+}
+
+/** The parsed documents of one worker, from prepare to save or discard. */
+export class DocumentWork {
+  private readonly parsed = new Map<number, ParsedDoc>();
+  private readonly memo = new ReferenceMemo();
+
+  constructor(private readonly mirror: Mirror) {}
+
+  prepare(ticket: number, req: PrepareRequest): PreparedDocument {
+    const body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+    const doc = parseDocument(req.kind, body, req.url, req.contentType);
+    this.parsed.set(ticket, doc);
+    return {
+      title: doc.title,
+      links: doc.links.map((l) => ({ ...l, canonical: this.memo.canonicalize(l.url) })),
+      original: packOriginal(body),
+    };
+  }
+
+  /** Renders the prepared document with its references and writes it; the document is forgotten either way. */
+  save(ticket: number, req: SaveRequest): SaveFailure | null {
+    const doc = this.take(ticket);
+    let i = 0;
+    const data = doc.render((link) => {
+      const target = req.written[i++] ?? null;
+      return target === null ? null : hrefBetween(req.localPath, target, link.fragment || undefined);
+    });
+    return this.write(req.localPath, data);
+  }
+
+  /** Writes a file of the mirror as it is. */
+  write(localPath: string, data: Uint8Array): SaveFailure | null {
+    try {
+      this.mirror.writeSync(localPath, data);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (typeof err.code !== 'string') throw e;
+      return { code: err.code, message: err.message };
+    }
+    return null;
+  }
+
+  discard(ticket: number): void {
+    this.parsed.delete(ticket);
+  }
+
+  private take(ticket: number): ParsedDoc {
+    const doc = this.parsed.get(ticket);
+    if (doc === undefined) throw new Error(`no prepared document ${ticket}`);
+    this.parsed.delete(ticket);
+    return doc;
+  }
+}

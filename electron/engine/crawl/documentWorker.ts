@@ -1,0 +1,37 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { Mirror } from '../store/mirror.js';
+import { DocumentWork } from './documentWork.js';
+import type { DocumentWorkerData, ToDocumentWorker, FromDocumentWorker } from './documentPool.js';
+
+const data = workerData as DocumentWorkerData;
+const work = new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir));
+const port = parentPort!;
+
+port.on('message', (m: ToDocumentWorker) => {
+  let reply: FromDocumentWorker;
+  try {
+    switch (m.op) {
+      case 'prepare': {
+        const prepared = work.prepare(m.ticket, m.req);
+        // A copy of its own, so handing it over can't detach a buffer pool other Buffers share.
+        const original = new Uint8Array(prepared.original);
+        reply = { ticket: m.ticket, ok: true, prepared: { ...prepared, original } };
+        port.postMessage(reply, [original.buffer]);
+        return;
+      }
+      case 'save':
+        reply = { ticket: m.ticket, ok: true, failure: work.save(m.ticket, m.req) };
+        break;
+      case 'write':
+        reply = { ticket: m.ticket, ok: true, failure: work.write(m.localPath, m.data) };
+        break;
+      case 'discard':
+        work.discard(m.ticket);
+        return;
+    }
+  } catch (e) {
+    work.discard(m.ticket);
+    reply = { ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+  }
+  port.postMessage(reply);
+});
