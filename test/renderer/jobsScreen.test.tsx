@@ -82,6 +82,17 @@ describe('progress', () => {
     assert.deepEqual({ ...useNav.getState().drillDown, serial: 0 }, { jobId: 'a', state: 'skipped', skipReason: 'trap:query-variants', serial: 0 });
   });
 
+  it('shows the finishing pass while it runs, and only then', () => {
+    useJobs.getState().upsert(jobSummary('a', 'running'));
+    useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 10 }) }));
+    render(<Progress id="a" />);
+    assert.equal(screen.queryByTestId('progress-finishing'), null);
+    act(() => useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 10 }), finishing: { done: 1500, total: 6000 } })));
+    assert.match(screen.getByTestId('progress-finishing').textContent ?? '', /1,500 of 6,000 URLs \(25%\)/);
+    act(() => useJobs.getState().upsert(jobSummary('a', 'finished', counts({ archived: 10 }))));
+    assert.equal(screen.queryByTestId('progress-finishing'), null);
+  });
+
   it('falls back to stored counts when the job is not running', () => {
     useJobs.getState().upsert({ ...jobSummary('a', 'finished', counts({ archived: 9 })), durationMs: 61_000 });
     render(<Progress id="a" />);

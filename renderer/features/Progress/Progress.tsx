@@ -41,6 +41,7 @@ export function Progress({ id }: { id: string }) {
   const pending = counts.queued + counts.inFlight;
   const fraction = fetched + pending > 0 ? fetched / (fetched + pending) : 0;
   const elapsedMs = live && progress ? progress.latest.elapsedMs : job.durationMs;
+  const finishing = live ? (progress?.latest.finishing ?? null) : null;
   const reasons = Object.entries(counts.skippedByReason).filter(([, n]) => (n ?? 0) > 0) as [SkipReason, number][];
   const drillTo = (filter: { state?: UrlState; skipReason?: SkipReason }) => () => drill(id, filter);
   return (
@@ -55,6 +56,13 @@ export function Progress({ id }: { id: string }) {
       >
         <div className="progress-fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
       </div>
+      {finishing && (
+        <p className="finishing" data-testid="progress-finishing">
+          Every URL has an outcome. Checking saved pages for links to redo:{' '}
+          {formatCount(finishing.done)} of {formatCount(finishing.total)} URLs (
+          {finishing.total > 0 ? Math.floor((finishing.done / finishing.total) * 100) : 100}%)
+        </p>
+      )}
       <dl className="stats">
         <Stat label="Fetched" value={formatCount(fetched)} testId="stat-fetched" />
         <Stat label="Queued" value={formatCount(pending)} testId="stat-queued" />
