@@ -176,35 +176,43 @@ export class Crawl {
     if (this.state !== 'new') throw new Error('a Crawl runs once; start a new one to resume');
     this.state = 'paused';
     const c = this.archive.catalogue;
-    if (this.job.warc.enabled) {
-      this.warc = await WarcWriter.open({
-        dir: this.archive.warcDir,
-        prefix: 'harvest',
-        software: `Harvest/${HARVEST_VERSION}`,
-        maxFileBytes: this.job.warc.maxFileBytes,
-        // Payloads recorded in earlier runs become revisits too.
-        seenDigest: (digest) => c.captureByDigest(digest),
-        // The catalogue answers for every digest, so the writer's own memory only saves a lookup for recent ones.
-        maxRememberedDigests: REMEMBERED_DIGESTS,
-        onOriginal: (digest, capture) => c.putCapture(digest, capture),
-        checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
-        info: {
-          isPartOf: this.job.name,
-          robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
-          'http-header-user-agent': userAgentFor(this.job),
-        },
-      });
-    }
     this.documents = new DocumentPool({ mirrorRoot: this.archive.mirror.root, tmpDir: this.archive.mirror.tmpDir });
-    c.transaction(() => {
-      if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
-      c.setMeta('state', 'running');
-      for (const seed of this.job.seeds) {
-        const url = canonicalize(seed);
-        if (url === null) continue;
-        this.frontier.admitSeed(url);
+    try {
+      await this.documents.ready();
+      if (this.job.warc.enabled) {
+        this.warc = await WarcWriter.open({
+          dir: this.archive.warcDir,
+          prefix: 'harvest',
+          software: `Harvest/${HARVEST_VERSION}`,
+          maxFileBytes: this.job.warc.maxFileBytes,
+          // Payloads recorded in earlier runs become revisits too.
+          seenDigest: (digest) => c.captureByDigest(digest),
+          // The catalogue answers for every digest, so the writer's own memory only saves a lookup for recent ones.
+          maxRememberedDigests: REMEMBERED_DIGESTS,
+          onOriginal: (digest, capture) => c.putCapture(digest, capture),
+          checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
+          info: {
+            isPartOf: this.job.name,
+            robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
+            'http-header-user-agent': userAgentFor(this.job),
+          },
+        });
       }
-    });
+      c.transaction(() => {
+        if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
+        c.setMeta('state', 'running');
+        for (const seed of this.job.seeds) {
+          const url = canonicalize(seed);
+          if (url === null) continue;
+          this.frontier.admitSeed(url);
+        }
+      });
+    } catch (e) {
+      // Its threads would keep the process alive.
+      await this.documents.close();
+      await this.warc?.close().catch(() => {});
+      throw e;
+    }
     for (const site of c.sitesWithQueued()) this.siteHasWork(site);
     this.state = 'running';
     this.runStartedMs = Date.now();

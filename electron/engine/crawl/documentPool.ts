@@ -14,10 +14,14 @@ export type ToDocumentWorker =
   | { op: 'write'; ticket: number; localPath: string; data: Uint8Array }
   | { op: 'discard'; ticket: number };
 
-export type FromDocumentWorker =
+/** A worker's answer to one request, by its ticket. */
+export type DocumentReply =
   | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array } }
   | { ticket: number; ok: true; failure: SaveFailure | null }
   | { ticket: number; ok: false; error: string };
+
+/** The first message says the worker has loaded; every other answers a request. */
+export type FromDocumentWorker = { ready: true } | DocumentReply;
 
 /** A document parsed in a worker, which keeps it until it is saved or discarded. */
 export interface PreparedTicket extends PreparedDocument {
@@ -42,12 +46,14 @@ export function defaultDocumentWorkers(): number {
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 };
 
 interface Pending {
-  resolve: (m: FromDocumentWorker) => void;
+  resolve: (m: DocumentReply) => void;
   reject: (e: Error) => void;
 }
 
 interface Slot {
   worker: Worker;
+  /** Settles once the worker has loaded its modules, or has failed to. */
+  ready: Promise<void>;
   pending: Map<number, Pending>;
   /** Documents prepared here and not yet saved or discarded. */
   held: number;
@@ -64,18 +70,28 @@ export class DocumentPool {
   }
 
   private start(data: DocumentWorkerData): Slot {
+    let loaded: () => void = () => {};
+    let failed: (e: Error) => void = () => {};
     const slot: Slot = {
       worker: new Worker(new URL('./documentWorker.js', import.meta.url), { workerData: data, resourceLimits: WORKER_HEAP }),
+      ready: new Promise((resolve, reject) => ((loaded = resolve), (failed = reject))),
       pending: new Map(),
       held: 0,
       gone: null,
     };
+    // Nobody may be waiting on it yet: its failure still reaches every later call through `gone`.
+    slot.ready.catch(() => {});
     const end = (e: Error) => {
       slot.gone ??= e;
+      failed(slot.gone);
       for (const p of slot.pending.values()) p.reject(slot.gone);
       slot.pending.clear();
     };
     slot.worker.on('message', (m: FromDocumentWorker) => {
+      if ('ready' in m) {
+        loaded();
+        return;
+      }
       const p = slot.pending.get(m.ticket);
       slot.pending.delete(m.ticket);
       p?.resolve(m);
@@ -85,13 +101,21 @@ export class DocumentPool {
     return slot;
   }
 
+  /**
+   * Resolves once every worker has started: starting one costs the process some CPU, which is
+   * better spent before a crawl begins reporting progress than in its first second.
+   */
+  async ready(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
   /** Parses a document in the least busy worker, which keeps it for save() or discard(). */
   async prepare(req: PrepareRequest): Promise<PreparedTicket> {
     const index = this.leastBusy();
     const slot = this.slots[index]!;
     const ticket = this.nextTicket++;
     slot.held++;
-    let m: FromDocumentWorker;
+    let m: DocumentReply;
     // Sent as a copy of its own, handed over rather than cloned: a body can be a view into a far larger buffer.
     const body = new Uint8Array(req.body);
     try {
@@ -122,7 +146,7 @@ export class DocumentPool {
     return this.failureOf(await this.ask(slot, { op: 'write', ticket: this.nextTicket++, localPath, data: copy }, [copy.buffer]));
   }
 
-  private failureOf(m: FromDocumentWorker): SaveFailure | null {
+  private failureOf(m: DocumentReply): SaveFailure | null {
     if (!m.ok) throw new Error(m.error);
     if (!('failure' in m)) throw new Error('a document worker answered out of turn');
     return m.failure;
@@ -149,7 +173,7 @@ export class DocumentPool {
     return best;
   }
 
-  private ask(slot: Slot, message: ToDocumentWorker, transfer: ArrayBuffer[] = []): Promise<FromDocumentWorker> {
+  private ask(slot: Slot, message: ToDocumentWorker, transfer: ArrayBuffer[] = []): Promise<DocumentReply> {
     if (slot.gone !== null) return Promise.reject(slot.gone);
     return new Promise((resolve, reject) => {
       slot.pending.set(message.ticket, { resolve, reject });

@@ -1,14 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Mirror } from '../store/mirror.js';
 import { DocumentWork } from './documentWork.js';
-import type { DocumentWorkerData, ToDocumentWorker, FromDocumentWorker } from './documentPool.js';
+import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentPool.js';
 
 const data = workerData as DocumentWorkerData;
 const work = new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir));
 const port = parentPort!;
 
+port.postMessage({ ready: true } satisfies FromDocumentWorker);
+
 port.on('message', (m: ToDocumentWorker) => {
-  let reply: FromDocumentWorker;
+  let reply: DocumentReply;
   try {
     switch (m.op) {
       case 'prepare': {

@@ -13,10 +13,11 @@ describe('DocumentPool', () => {
   let dir: string;
   let pool: DocumentPool;
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'harvest-docpool-'));
     mkdirSync(path.join(dir, 'tmp'));
     pool = new DocumentPool({ mirrorRoot: path.join(dir, 'mirror'), tmpDir: path.join(dir, 'tmp') }, 2);
+    await pool.ready();
   });
 
   after(async () => {
