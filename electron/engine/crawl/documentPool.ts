@@ -34,7 +34,7 @@ export interface PreparedTicket extends PreparedDocument {
  * its CPU otherwise. One worker fewer than the cores leaves one for the crawl loop (and, on a small
  * machine, the server it may share it with); more than four rarely pays for their memory.
  */
-export function defaultDocumentWorkers(): number {
+function defaultDocumentWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
