@@ -507,7 +507,7 @@ export class Crawl {
     let doc: PreparedTicket | null = null;
     try {
       if (kind !== 'other') {
-        doc = await this.documents!.prepare({ kind, body: res.body, url: row.url, contentType: res.contentType });
+        doc = await this.documents!.prepare({ kind, body: res.body, url: row.url, contentType: res.contentType, packOriginal: true });
       }
       await this.recordExchange(res, doc);
       if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
@@ -664,7 +664,7 @@ export class Crawl {
     }
     c.transaction(() => {
       c.replaceLinks(row.id, links);
-      c.putOriginal(row.id, res.contentType, doc.original);
+      c.putOriginal(row.id, res.contentType, doc.original!);
       this.record(row, { ...outcome, title: doc.title });
     });
     return true;

@@ -16,7 +16,7 @@ export type ToDocumentWorker =
 
 /** A worker's answer to one request, by its ticket. */
 export type DocumentReply =
-  | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array } }
+  | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array | null } }
   | { ticket: number; ok: true; failure: SaveFailure | null }
   | { ticket: number; ok: false; error: string };
 
@@ -129,7 +129,8 @@ export class DocumentPool {
       throw new Error(m.ok ? 'a document worker answered out of turn' : m.error);
     }
     const { original, ...rest } = m.prepared;
-    return { ...rest, original: Buffer.from(original.buffer, original.byteOffset, original.byteLength), ticket, worker: index };
+    const packed = original === null ? null : Buffer.from(original.buffer, original.byteOffset, original.byteLength);
+    return { ...rest, original: packed, ticket, worker: index };
   }
 
   /** Renders and writes the prepared document; a file-system refusal comes back as a SaveFailure. */

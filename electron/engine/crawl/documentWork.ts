@@ -17,8 +17,8 @@ export interface PreparedLink extends ExtractedLink {
 export interface PreparedDocument {
   title: string | null;
   links: PreparedLink[];
-  /** The response body, deflated for the catalogue (the finishing pass rewrites from it). */
-  original: Buffer;
+  /** The body deflated for the catalogue (the finishing pass rewrites from it); null unless asked for. */
+  original: Buffer | null;
 }
 
 export interface PrepareRequest {
@@ -26,6 +26,8 @@ export interface PrepareRequest {
   body: Uint8Array;
   url: string;
   contentType: string | null;
+  /** Whether to deflate the body for the catalogue: not when it came from there. */
+  packOriginal: boolean;
 }
 
 export interface SaveRequest {
@@ -55,7 +57,7 @@ export class DocumentWork {
     return {
       title: doc.title,
       links: doc.links.map((l) => ({ ...l, canonical: this.memo.canonicalize(l.url) })),
-      original: packOriginal(body),
+      original: req.packOriginal ? packOriginal(body) : null,
     };
   }
 

@@ -16,9 +16,9 @@ port.on('message', (m: ToDocumentWorker) => {
       case 'prepare': {
         const prepared = work.prepare(m.ticket, m.req);
         // A copy of its own, so handing it over can't detach a buffer pool other Buffers share.
-        const original = new Uint8Array(prepared.original);
+        const original = prepared.original === null ? null : new Uint8Array(prepared.original);
         reply = { ticket: m.ticket, ok: true, prepared: { ...prepared, original } };
-        port.postMessage(reply, [original.buffer]);
+        port.postMessage(reply, original === null ? [] : [original.buffer]);
         return;
       }
       case 'save':

@@ -94,7 +94,8 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
   if (!row || row.state !== 'archived' || row.local_path === null || !original) return;
   const kind = documentKind(row.content_type, row.url);
   if (kind === 'other') return;
-  const doc = await pool.prepare({ kind, body: unpackOriginal(original.body), url: row.url, contentType: row.content_type });
+  const body = unpackOriginal(original.body);
+  const doc = await pool.prepare({ kind, body, url: row.url, contentType: row.content_type, packOriginal: false });
   const links: LinkRow[] = [];
   const written: (string | null)[] = [];
   try {

@@ -27,7 +27,7 @@ describe('DocumentPool', () => {
 
   it('parses in a worker: title, links in order with their canonical URLs, and the original bytes', async () => {
     const body = Buffer.from(PAGE);
-    const doc = await pool.prepare({ kind: 'html', body, url: 'http://example.org/', contentType: 'text/html' });
+    const doc = await pool.prepare({ kind: 'html', body, url: 'http://example.org/', contentType: 'text/html', packOriginal: true });
     pool.discard(doc);
     assert.equal(doc.title, 'Home');
     assert.deepEqual(
@@ -38,11 +38,11 @@ describe('DocumentPool', () => {
         ['img', 'http://example.org/logo.png', ''],
       ],
     );
-    assert.deepEqual(unpackOriginal(doc.original), body);
+    assert.deepEqual(unpackOriginal(doc.original!), body);
   });
 
   it('saves the copy with each reference pointing where it is told, or left absolute', async () => {
-    const doc = await pool.prepare({ kind: 'html', body: Buffer.from(PAGE), url: 'http://example.org/', contentType: 'text/html' });
+    const doc = await pool.prepare({ kind: 'html', body: Buffer.from(PAGE), url: 'http://example.org/', contentType: 'text/html', packOriginal: true });
     const failure = await pool.save(doc, { localPath: 'example.org/index.html', written: ['example.org/about/index.html', null, 'example.org/logo.png'] });
     assert.equal(failure, null);
     const saved = readFileSync(path.join(dir, 'mirror', 'example.org', 'index.html'), 'utf8');
@@ -64,8 +64,9 @@ describe('DocumentPool', () => {
   });
 
   it('forgets a discarded document: saving it afterwards is an error, not a stale copy', async () => {
-    const doc = await pool.prepare({ kind: 'css', body: Buffer.from('a{background:url(x.png)}'), url: 'http://example.org/s.css', contentType: 'text/css' });
+    const doc = await pool.prepare({ kind: 'css', body: Buffer.from('a{background:url(x.png)}'), url: 'http://example.org/s.css', contentType: 'text/css', packOriginal: false });
     pool.discard(doc);
+    assert.equal(doc.original, null, 'not deflated when not asked for');
     await assert.rejects(pool.save(doc, { localPath: 'example.org/s.css', written: [null] }), /no prepared document/);
   });
 });
