@@ -9,7 +9,7 @@ import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
-import { admitSeedList, firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
+import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { ExportArgsError, runExport } from './export.js';
@@ -200,7 +200,7 @@ function openEventLog(file: string | undefined): EventLog | null {
  * limits; this thread only draws progress and writes the event log. The archive was opened here
  * first so that a missing, locked or foreign folder is a clear error; the worker opens it again.
  */
-async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | null): Promise<number> {
+async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | null, seedsFile?: string): Promise<number> {
   const archiveDir = archive.dir;
   const mirrorIndex = path.join(archive.mirror.root, 'index.html');
   archive.close();
@@ -211,7 +211,7 @@ async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | nul
   };
   const gates = createHostGatesBuffer();
   const runner = new CrawlRunner(
-    { archiveDir, gates },
+    { archiveDir, gates, ...(seedsFile !== undefined && { seedsFile }) },
     {
       onProgress: (progress, urls) => {
         for (const u of urls) show(u);
@@ -269,9 +269,7 @@ async function main(argv: string[]): Promise<number> {
         const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
         job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
       }
-      const archive = Archive.create(values.out, job);
-      if (seedsFile !== undefined) await admitSeedList(seedsFile, job, archive.catalogue);
-      return runCrawl(archive, values.quiet ?? false, events);
+      return runCrawl(Archive.create(values.out, job), values.quiet ?? false, events, seedsFile);
     }
     case 'resume': {
       const { values, positionals } = parse(rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
