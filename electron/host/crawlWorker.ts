@@ -22,7 +22,10 @@ const post = (m: FromWorker) => port.postMessage(m);
 const archive = Archive.open(data.archiveDir);
 const gates = new SharedHostGates(data.gates);
 let pendingUrls: UrlEvent[] = [];
-/** A pause that arrived while the seed list was admitted or the crawl was opening; Crawl.pause only acts on a running crawl. */
+/**
+ * A pause that arrived while the seed list was admitted or the crawl was opening; Crawl.pause only
+ * acts on a running crawl.
+ */
 let pauseRequested = false;
 
 /** Created once a seed list, if any, is admitted: it counts the queue when it starts. */
