@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import type { CrawlCounts, CrawlState, ProgressEvent, UrlEvent } from '../../shared/crawl.js';
-import { collectCrawlHeapSooner, CRAWL_WORKER_HEAP } from './crawlHeap.js';
 import { QUERY_ANSWER_SCHEMAS, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { FromWorkerSchema, type CrawlWorkerData, type ToWorker } from './workerProtocol.js';
 
@@ -14,7 +13,7 @@ export interface RunOutcome {
 
 export interface RunnerEvents {
   onProgress(progress: ProgressEvent, urls: UrlEvent[]): void;
-  onState(state: CrawlState, message?: string): void;
+  onState(state: CrawlState): void;
 }
 
 /** The worker ended (or is ending) before it answered: the caller asks the archive directly instead. */
@@ -40,8 +39,7 @@ export class CrawlRunner {
   private outcome: RunOutcome | null = null;
 
   constructor(data: CrawlWorkerData, events: RunnerEvents) {
-    collectCrawlHeapSooner();
-    this.worker = new Worker(new URL('./crawlWorker.js', import.meta.url), { workerData: data, resourceLimits: CRAWL_WORKER_HEAP });
+    this.worker = new Worker(new URL('./crawlWorker.js', import.meta.url), { workerData: data });
     this.done = new Promise((resolve) => {
       this.worker.on('message', (raw: unknown) => {
         const parsed = FromWorkerSchema.safeParse(raw);
@@ -57,7 +55,7 @@ export class CrawlRunner {
             events.onProgress(m.progress, m.urls);
             break;
           case 'state':
-            events.onState(m.state, m.message);
+            events.onState(m.state);
             break;
           case 'reply':
             this.settleReply(m.requestId, m.value, m.error);
