@@ -26,6 +26,11 @@ export interface JobSummary {
   error: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Grows with every change the host announces. A command's reply and the event of a later change
+   * travel on different channels and can arrive in either order; the higher revision is the newer.
+   */
+  revision: number;
   /** Counters from the catalogue (null before the first run). */
   counts: CrawlCounts | null;
   /** Crawl time summed over runs, pauses excluded. */

@@ -43,6 +43,9 @@ export class JobService {
   private readonly cancelRequested = new Set<string>();
   private readonly exporting = new Set<string>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
+  /** Each job's revision: the value of `changes` when it last changed. */
+  private readonly revisions = new Map<string, number>();
+  private changes = 0;
   /** Politeness per host, shared by every crawl worker, so jobs on one host keep to the stricter limits together. */
   private readonly gates = createHostGatesBuffer();
   private closed = false;
@@ -131,6 +134,7 @@ export class JobService {
     if (deleteArchive) rmSync(r.archiveDir, { recursive: true, force: true });
     this.records.delete(id);
     this.facts.delete(id);
+    this.revisions.delete(id);
     this.save();
     this.publish({ type: 'job-deleted', id });
   }
@@ -293,6 +297,7 @@ export class JobService {
       error: r.error,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
+      revision: this.revisions.get(r.id) ?? 0,
       counts: f?.counts ?? null,
       durationMs: f?.durationMs ?? 0,
     };
@@ -300,6 +305,7 @@ export class JobService {
 
   private changed(r: JobRecord): JobSummary {
     r.updatedAt = new Date().toISOString();
+    this.revisions.set(r.id, ++this.changes);
     this.save();
     const s = this.summary(r);
     this.publish({ type: 'job', job: s });

@@ -32,7 +32,7 @@ const counts = (archived, queued, extra = {}) => ({
 const now = new Date().toISOString();
 const job = (id, name, seed, status, c, durationMs = 0) => ({
   id, job: { ...defaults, name, seeds: [seed] }, archiveDir: `/home/archivist/.local/share/Harvest/archives/${id}`, status,
-  error: null, createdAt: `2026-11-2${id.length}T09:00:00.000Z`, updatedAt: now, counts: c, durationMs,
+  error: null, createdAt: `2026-11-2${id.length}T09:00:00.000Z`, updatedAt: now, revision: 0, counts: c, durationMs,
 });
 const jobs = new Map([
   ['lib', job('lib', 'University Library', 'https://library.example.edu/', 'running', counts(1800, 3200), 95_000)],
@@ -56,12 +56,13 @@ const urlRow = (jobId, i) => {
 const pageRow = (jobId, i) => ({ url: `https://${jobId}.example.edu/section-${i % 97}/page-${i}.html`, title: `Page ${i} of section ${i % 97}`, localPath: i === 0 ? 'index.html' : `section-${i % 97}/page-${i}.html` });
 const exports = new Map();
 let exportSerial = 0;
+let revisions = 0;
 
 const clients = new Set();
 const push = (event) => { for (const res of clients) res.write(`data: ${JSON.stringify(event)}\n\n`); };
 const ok = (value) => ({ ok: true, value });
 const fail = (code, message, issues) => ({ ok: false, error: { code, message, ...(issues ? { issues } : {}) } });
-const setStatus = (id, status) => { const j = jobs.get(id); if (!j) return fail('not-found', 'no such job'); j.status = status; j.updatedAt = new Date().toISOString(); push({ type: 'job', job: j }); return ok(j); };
+const setStatus = (id, status) => { const j = jobs.get(id); if (!j) return fail('not-found', 'no such job'); j.status = status; j.updatedAt = new Date().toISOString(); j.revision = ++revisions; push({ type: 'job', job: j }); return ok(j); };
 
 const handlers = {
   'app.info': () => ok({ version: '0.1.0', dataDir: '/home/archivist/.local/share/Harvest', defaults, host: 'web', viewerBase: `http://127.0.0.1:${viewerPort}/${token}/` }),

@@ -21,6 +21,11 @@ interface JobsState {
   cancel(id: string): Promise<void>;
 }
 
+/** A reply that arrives after the event of a later change must not undo it. */
+function newer(known: JobSummary | undefined, incoming: JobSummary): JobSummary {
+  return known && known.revision > incoming.revision ? known : incoming;
+}
+
 export const useJobs = create<JobsState>()((set, get) => {
   const runCommand = async (name: 'jobs.start' | 'jobs.pause' | 'jobs.resume' | 'jobs.cancel', id: string): Promise<void> => {
     const job = await commandValue(name, { id });
@@ -32,11 +37,15 @@ export const useJobs = create<JobsState>()((set, get) => {
     selectedId: null,
     setAll: (jobs) =>
       set((s) => {
-        const byId = Object.fromEntries(jobs.map((j) => [j.id, j]));
+        const byId = Object.fromEntries(jobs.map((j) => [j.id, newer(s.byId[j.id], j)]));
         const selectedId = s.selectedId && byId[s.selectedId] ? s.selectedId : null;
         return { byId, loaded: true, selectedId };
       }),
-    upsert: (job) => set((s) => ({ byId: { ...s.byId, [job.id]: job } })),
+    upsert: (job) =>
+      set((s) => {
+        const kept = newer(s.byId[job.id], job);
+        return kept === job ? { byId: { ...s.byId, [job.id]: job } } : s;
+      }),
     removeLocal: (id) =>
       set((s) => {
         if (!s.byId[id]) return s;

@@ -44,6 +44,17 @@ describe('stores fed by host events', () => {
     assert.equal(useJobs.getState().selectedId, null);
   });
 
+  it("keeps a job's newer state when a command's reply arrives after the event of a later change", async () => {
+    setApi(fakeApi({ 'archives.list': () => ok([]), 'jobs.pause': () => ok(jobSummary('a', 'pausing', null, 2)) }));
+    dispatchHostEvent({ type: 'job', job: jobSummary('a', 'running', null, 1) });
+    const reply = useJobs.getState().pause('a');
+    dispatchHostEvent({ type: 'job', job: jobSummary('a', 'paused', null, 3) });
+    await reply;
+    assert.equal(useJobs.getState().byId.a?.status, 'paused');
+    dispatchHostEvent({ type: 'job', job: jobSummary('a', 'running', null, 4) });
+    assert.equal(useJobs.getState().byId.a?.status, 'running');
+  });
+
   it('reloads the archive list when a job changes status, not on every update', async () => {
     const api = fakeApi({ 'archives.list': () => ok([]) });
     setApi(api);

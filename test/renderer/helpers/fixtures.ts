@@ -20,7 +20,7 @@ export const appInfo = (host: AppInfo['host'] = 'web'): AppInfo => ({
   viewerBase: 'http://127.0.0.1:4001/v/',
 });
 
-export function jobSummary(id: string, status: JobStatus = 'new', counts: CrawlCounts | null = null): JobSummary {
+export function jobSummary(id: string, status: JobStatus = 'new', counts: CrawlCounts | null = null, revision = 0): JobSummary {
   return {
     id,
     job: parseJob({ name: `Job ${id}`, seeds: [`http://site-${id}.test/`] }),
@@ -29,6 +29,7 @@ export function jobSummary(id: string, status: JobStatus = 'new', counts: CrawlC
     error: null,
     createdAt: `2026-01-0${id.length}T00:00:00.000Z`,
     updatedAt: '2026-01-01T00:00:00.000Z',
+    revision,
     counts,
     durationMs: 0,
   };

@@ -53,8 +53,10 @@ describe('job service', () => {
     assert.ok(live.counts.discovered > 0, 'the worker answers stats while it crawls');
 
     const paused = log.jobStatus(job.id, 'paused');
-    value(await host.handle('jobs.pause', { id: job.id }));
-    await paused;
+    const pausing = value<JobSummary>(await host.handle('jobs.pause', { id: job.id }));
+    const pausedEvent = await paused;
+    assert.equal(pausing.status, 'pausing');
+    assert.ok(pausedEvent.type === 'job' && pausedEvent.job.revision > pausing.revision, 'the later change has the higher revision');
     const atPause = value<{ byState: { queued: number } }>(await host.handle('jobs.stats', { id: job.id }));
     assert.ok(atPause.byState.queued > 0, 'paused before the end, with work left');
 
