@@ -1,12 +1,15 @@
 #!/usr/bin/env node
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CrawlEvent } from '../../shared/crawl.js';
 import { JobValidationError, parseJob, type Job, type JobInput } from '../../shared/job.js';
-import { Crawl } from '../engine/crawl/crawl.js';
+import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
+import { CrawlRunner } from '../host/crawlRunner.js';
 import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
-import { admitSeedList, firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
+import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { ExportArgsError, runExport } from './export.js';
@@ -192,44 +195,58 @@ function openEventLog(file: string | undefined): EventLog | null {
   }
 }
 
-async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | null): Promise<number> {
+/**
+ * Runs the archive's crawl in a worker thread, as the app does, so the crawl's heap has its own
+ * limits; this thread only draws progress and writes the event log. The archive was opened here
+ * first so that a missing, locked or foreign folder is a clear error; the worker opens it again.
+ */
+async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | null, seedsFile?: string): Promise<number> {
+  const archiveDir = archive.dir;
+  const mirrorIndex = path.join(archive.mirror.root, 'index.html');
+  archive.close();
   const line = new ProgressLine(process.stderr, quiet);
-  const crawl = new Crawl(archive, {
-    onEvent: (e) => {
-      line.update(e);
-      events?.write(e);
+  const show = (e: CrawlEvent) => {
+    line.update(e);
+    events?.write(e);
+  };
+  const gates = createHostGatesBuffer();
+  const runner = new CrawlRunner(
+    { archiveDir, gates, ...(seedsFile !== undefined && { seedsFile }) },
+    {
+      onProgress: (progress, urls) => {
+        for (const u of urls) show(u);
+        show(progress);
+      },
+      onState: (state, message) => show({ type: 'state', state, ...(message !== undefined && { message }) }),
     },
-  });
+  );
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
     line.note('pausing: finishing the checkpoint (Ctrl-C again to quit at once)');
-    crawl.pause();
+    runner.pause();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const state = await crawl.run();
+    const outcome = await runner.done;
     line.done();
-    const s = readStats(archive.catalogue);
-    const summary = `${s.counts.archived} archived, ${s.counts.failed + s.counts.httpErrors} failed, ${s.counts.skipped} skipped, ${s.counts.queued} queued`;
-    if (state === 'finished') {
-      process.stderr.write(`finished: ${summary}\nmirror: ${archive.mirror.root}/index.html\n`);
+    const c = outcome.counts;
+    const summary = c ? `${c.archived} archived, ${c.failed + c.httpErrors} failed, ${c.skipped} skipped, ${c.queued} queued` : 'counts unavailable';
+    if (outcome.state === 'finished') {
+      process.stderr.write(`finished: ${summary}\nmirror: ${mirrorIndex}\n`);
       return 0;
     }
-    if (state === 'paused') {
-      process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archive.dir}\n`);
+    if (outcome.state === 'paused') {
+      process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archiveDir}\n`);
       return 130;
     }
-    process.stderr.write(
-      `harvest: crawl stopped by an error: ${crawl.failure?.message ?? 'unknown'}\nresume with: harvest resume ${archive.dir}\n`,
-    );
+    process.stderr.write(`harvest: crawl stopped by an error: ${outcome.error ?? 'unknown'}\nresume with: harvest resume ${archiveDir}\n`);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    archive.close();
     await events?.close();
   }
 }
@@ -252,9 +269,7 @@ async function main(argv: string[]): Promise<number> {
         const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
         job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
       }
-      const archive = Archive.create(values.out, job);
-      if (seedsFile !== undefined) await admitSeedList(seedsFile, job, archive.catalogue);
-      return runCrawl(archive, values.quiet ?? false, events);
+      return runCrawl(Archive.create(values.out, job), values.quiet ?? false, events, seedsFile);
     }
     case 'resume': {
       const { values, positionals } = parse(rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });

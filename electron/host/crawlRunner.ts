@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CrawlCounts, CrawlState, ProgressEvent, UrlEvent } from '../../shared/crawl.js';
+import { collectCrawlHeapSooner, CRAWL_WORKER_HEAP } from './crawlHeap.js';
 import { QUERY_ANSWER_SCHEMAS, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { FromWorkerSchema, type CrawlWorkerData, type ToWorker } from './workerProtocol.js';
 
@@ -13,7 +14,7 @@ export interface RunOutcome {
 
 export interface RunnerEvents {
   onProgress(progress: ProgressEvent, urls: UrlEvent[]): void;
-  onState(state: CrawlState): void;
+  onState(state: CrawlState, message?: string): void;
 }
 
 /** The worker ended (or is ending) before it answered: the caller asks the archive directly instead. */
@@ -39,7 +40,8 @@ export class CrawlRunner {
   private outcome: RunOutcome | null = null;
 
   constructor(data: CrawlWorkerData, events: RunnerEvents) {
-    this.worker = new Worker(new URL('./crawlWorker.js', import.meta.url), { workerData: data });
+    collectCrawlHeapSooner();
+    this.worker = new Worker(new URL('./crawlWorker.js', import.meta.url), { workerData: data, resourceLimits: CRAWL_WORKER_HEAP });
     this.done = new Promise((resolve) => {
       this.worker.on('message', (raw: unknown) => {
         const parsed = FromWorkerSchema.safeParse(raw);
@@ -55,7 +57,7 @@ export class CrawlRunner {
             events.onProgress(m.progress, m.urls);
             break;
           case 'state':
-            events.onState(m.state);
+            events.onState(m.state, m.message);
             break;
           case 'reply':
             this.settleReply(m.requestId, m.value, m.error);

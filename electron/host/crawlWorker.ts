@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { UrlEvent } from '../../shared/crawl.js';
 import { Crawl, DEFAULT_PROGRESS_INTERVAL_MS } from '../engine/crawl/crawl.js';
+import { admitSeedList } from '../engine/crawl/seedList.js';
 import { SharedHostGates } from '../engine/politeness/sharedHostGates.js';
 import { Archive } from '../engine/store/archive.js';
 import { readStats } from '../engine/store/stats.js';
@@ -8,9 +9,10 @@ import { answerQuery } from './archiveQueries.js';
 import { ToWorkerSchema, type CrawlWorkerData, type FromWorker } from './workerProtocol.js';
 
 /**
- * One job's crawl, in a worker thread so parsing and SQLite never stall the host's event loop. The
- * worker owns the archive (its catalogue is locked exclusively), so it also answers the host's
- * queries about it while the crawl runs.
+ * One archive's crawl, in a worker thread (the app's and the command line's alike) so SQLite never
+ * stalls the host's event loop and the crawl's heap has limits of its own. The worker owns the
+ * archive (its catalogue is locked exclusively), so it also answers the host's queries about it
+ * while the crawl runs.
  */
 const port = parentPort;
 if (!port) throw new Error('crawlWorker runs in a worker thread');
@@ -20,31 +22,38 @@ const post = (m: FromWorker) => port.postMessage(m);
 const archive = Archive.open(data.archiveDir);
 const gates = new SharedHostGates(data.gates);
 let pendingUrls: UrlEvent[] = [];
-/** A pause that arrived while the crawl was still opening; Crawl.pause only acts on a running crawl. */
+/**
+ * A pause that arrived while the seed list was admitted or the crawl was opening; Crawl.pause only
+ * acts on a running crawl.
+ */
 let pauseRequested = false;
 
-const crawl = new Crawl(archive, {
-  gates,
-  progressIntervalMs: data.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
-  onEvent: (e) => {
-    if (e.type === 'url') pendingUrls.push(e);
-    else if (e.type === 'progress') {
-      post({ type: 'progress', progress: e, urls: pendingUrls });
-      pendingUrls = [];
-    } else {
-      post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
-      // Deferred: run() is still setting up when it announces 'running'.
-      if (e.state === 'running' && pauseRequested) setImmediate(() => crawl.pause());
-    }
-  },
-});
+/** Created once a seed list, if any, is admitted: it counts the queue when it starts. */
+let crawl: Crawl | null = null;
+
+const newCrawl = (): Crawl =>
+  new Crawl(archive, {
+    gates,
+    progressIntervalMs: data.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+    onEvent: (e) => {
+      if (e.type === 'url') pendingUrls.push(e);
+      else if (e.type === 'progress') {
+        post({ type: 'progress', progress: e, urls: pendingUrls });
+        pendingUrls = [];
+      } else {
+        post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
+        // Deferred: run() is still setting up when it announces 'running'.
+        if (e.state === 'running' && pauseRequested) setImmediate(() => crawl?.pause());
+      }
+    },
+  });
 
 port.on('message', (raw: unknown) => {
   const m = ToWorkerSchema.safeParse(raw);
   if (!m.success) return;
   if (m.data.type === 'pause') {
     pauseRequested = true;
-    crawl.pause();
+    crawl?.pause();
     return;
   }
   const { requestId, query } = m.data;
@@ -59,6 +68,9 @@ async function main(): Promise<void> {
   let state: Awaited<ReturnType<Crawl['run']>> = 'failed';
   let error: string | null = null;
   try {
+    // Admitted here rather than by the caller, so its garbage is collected in the crawl's heap.
+    if (data.seedsFile !== undefined) await admitSeedList(data.seedsFile, archive.job, archive.catalogue);
+    crawl = newCrawl();
     state = await crawl.run();
     error = crawl.failure?.message ?? null;
   } catch (e) {

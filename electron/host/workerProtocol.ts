@@ -55,4 +55,6 @@ export interface CrawlWorkerData {
   /** The process's host gates (createHostGatesBuffer), shared by every crawl worker. */
   gates: SharedArrayBuffer;
   progressIntervalMs?: number;
+  /** A seed list to queue before the crawl starts (the command line's --seeds-file). */
+  seedsFile?: string;
 }

@@ -6,7 +6,7 @@ import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { workerForSite } from '../politeness/shards.js';
 import type { Archive } from '../store/archive.js';
-import type { FetchOutcome, LinkRow, QueuedRow, RobotsRow } from '../store/catalogue.js';
+import type { FetchOutcome, LinkRow, PayloadCapture, QueuedRow, RobotsRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
@@ -102,6 +102,11 @@ export class Crawl {
   private readonly memo = new ReferenceMemo();
   private readonly inFlight = new Map<AbortController, string>();
   /**
+   * First captures of payloads written to the WARC, saved with the next outcome rather than in a
+   * commit of their own (each commit rewrites every page it touches in the WAL).
+   */
+  private unsavedCaptures: [string, PayloadCapture][] = [];
+  /**
    * Source bytes of the documents parsed and not yet saved. A parsed page holds its decoded source,
    * reference slots and links (some 5 MB for a page of 10,000 links) while its WARC records queue;
    * without a bound every connection's page would be held at once.
@@ -189,7 +194,7 @@ export class Crawl {
           seenDigest: (digest) => c.captureByDigest(digest),
           // The catalogue answers for every digest, so the writer's own memory only saves a lookup for recent ones.
           maxRememberedDigests: REMEMBERED_DIGESTS,
-          onOriginal: (digest, capture) => c.putCapture(digest, capture),
+          onOriginal: (digest, capture) => this.unsavedCaptures.push([digest, capture]),
           checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
           info: {
             isPartOf: this.job.name,
@@ -454,7 +459,11 @@ export class Crawl {
   }
 
   private record(row: QueuedRow, outcome: FetchOutcome): void {
-    this.archive.catalogue.recordOutcome(row, outcome);
+    const c = this.archive.catalogue;
+    c.transaction(() => {
+      this.saveCaptures();
+      c.recordOutcome(row, outcome);
+    });
     this.meter.finished(outcome.state, outcome.bytes ?? 0);
     this.emit({
       type: 'url',
@@ -465,6 +474,11 @@ export class Crawl {
       ...(outcome.bytes !== null && { bytes: outcome.bytes }),
       ...(outcome.localPath !== null && { localPath: outcome.localPath }),
     });
+  }
+
+  private saveCaptures(): void {
+    for (const [digest, capture] of this.unsavedCaptures) this.archive.catalogue.putCapture(digest, capture);
+    this.unsavedCaptures = [];
   }
 
   private failed(row: QueuedRow, error: string, res?: FetchResponse): void {
@@ -759,6 +773,7 @@ export class Crawl {
     try {
       const c = this.archive.catalogue;
       c.transaction(() => {
+        this.saveCaptures();
         c.setMeta('duration_ms', String(this.elapsedMs()));
         c.setMeta('state', final);
         if (final === 'finished') c.setMeta('finished_at', new Date().toISOString());
