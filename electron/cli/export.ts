@@ -3,9 +3,7 @@ import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../sh
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { Archive } from '../engine/store/archive.js';
 import { readMetadata } from '../engine/store/metadata.js';
-
-/** Input the user can fix; the CLI prints it and exits 2. */
-export class ExportArgsError extends Error {}
+import { UsageError } from './usage.js';
 
 const BAR_WIDTH = 24;
 const PLAIN_EVERY_MS = 5_000;
@@ -26,15 +24,15 @@ export async function runExport(args: string[]): Promise<number> {
       },
     });
   } catch (e) {
-    throw new ExportArgsError((e as Error).message);
+    throw new UsageError((e as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new ExportArgsError('export needs exactly one <archive-dir>');
+  if (positionals.length !== 1) throw new UsageError('export needs exactly one <archive-dir>');
   const format = values.format;
   if (format === undefined || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
-    throw new ExportArgsError(`export needs --format ${EXPORT_FORMATS.join('|')}`);
+    throw new UsageError(`export needs --format ${EXPORT_FORMATS.join('|')}`);
   }
-  if (!values.out) throw new ExportArgsError('export needs --out <path>');
+  if (!values.out) throw new UsageError('export needs --out <path>');
   const exporter = EXPORTERS[format as ExportFormat];
 
   const archive = Archive.open(positionals[0]!, { readonly: true });

@@ -12,12 +12,9 @@ import { readStats } from '../engine/store/stats.js';
 import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
-import { ExportArgsError, runExport } from './export.js';
-import { METADATA_USAGE, runMetadata } from './metadata.js';
-import { runVerify, VERIFY_USAGE } from './verify.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
-import { serve, ServeUsageError } from './serve.js';
+import { METADATA_USAGE, UsageError, VERIFY_USAGE } from './usage.js';
 
 const USAGE = `usage:
   harvest crawl <url>... --out <archive-dir> [options]
@@ -50,8 +47,6 @@ crawl options:
 Ctrl-C pauses and checkpoints; 'harvest resume' continues.
 
 serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open.`;
-
-class UsageError extends Error {}
 
 /** Job settings by the flag that sets them, so a validation error names what the user typed. */
 const FLAG_FOR_SETTING: Record<string, string> = {
@@ -316,14 +311,15 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    // Loaded on demand: a crawl or a resume starts sooner without the exporters and the web host.
     case 'export':
-      return runExport(rest);
+      return (await import('./export.js')).runExport(rest);
     case 'metadata':
-      return runMetadata(rest);
+      return (await import('./metadata.js')).runMetadata(rest);
     case 'verify':
-      return runVerify(rest);
+      return (await import('./verify.js')).runVerify(rest);
     case 'serve':
-      return serve(rest);
+      return (await import('./serve.js')).serve(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -346,7 +342,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    const usage = e instanceof UsageError || e instanceof ExportArgsError || e instanceof ServeUsageError;
+    const usage = e instanceof UsageError;
     const known =
       usage ||
       e instanceof SeedListError ||

@@ -4,8 +4,8 @@ import { DublinCoreSchema, type DublinCore, type DublinCoreInput } from '../../s
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
+import { METADATA_USAGE } from './usage.js';
 
-export const METADATA_USAGE = 'harvest metadata <archive-dir> [--set field=value ...] [--json]';
 
 const FIELDS = Object.keys(DublinCoreSchema.shape) as (keyof DublinCore)[];
 const LIST_FIELDS = new Set<keyof DublinCore>(['subject', 'language']);

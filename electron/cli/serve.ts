@@ -2,8 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../host/dataDir.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { startWebHost } from '../host/webHost.js';
-
-export class ServeUsageError extends Error {}
+import { UsageError } from './usage.js';
 
 /** `harvest serve`: runs the web host until Ctrl-C or SIGTERM, which pause running crawls first. */
 export async function serve(argv: string[]): Promise<number> {
@@ -11,10 +10,10 @@ export async function serve(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, 'data-dir': { type: 'string' } }, strict: true }));
   } catch (e) {
-    throw new ServeUsageError((e as Error).message);
+    throw new UsageError((e as Error).message);
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ServeUsageError(`--port needs a port number, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a port number, got '${values.port}'`);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const host = await startWebHost({ dataDir, port, exporters: EXPORTERS });
   process.stdout.write(`harvest serve: open ${host.url}\ndata folder: ${dataDir}\n`);

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { verify, VerifyInputError } from '../engine/export/verify.js';
 import { ByteProgress } from './byteProgress.js';
+import { VERIFY_USAGE } from './usage.js';
 
-export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--json] [--quiet]';
 
 /**
  * `harvest verify`: re-hashes every file of a bag or WACZ against its manifests. Prints a verdict
