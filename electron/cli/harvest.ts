@@ -6,7 +6,7 @@ import { JobValidationError, parseJob, type Job, type JobInput } from '../../sha
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { CrawlRunner } from '../host/crawlRunner.js';
 import { canonicalize } from '../engine/url/canonical.js';
-import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
+import { Archive, ArchiveUsageError, MIRROR_DIR } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
@@ -192,13 +192,12 @@ function openEventLog(file: string | undefined): EventLog | null {
 
 /**
  * Runs the archive's crawl in a worker thread, as the app does, so the crawl's heap has its own
- * limits; this thread only draws progress and writes the event log. The archive was opened here
- * first so that a missing, locked or foreign folder is a clear error; the worker opens it again.
+ * limits; this thread only draws progress and writes the event log. The worker opens the archive:
+ * a missing, locked or foreign folder comes back as `unopened` and is reported as such.
  */
-async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | null, seedsFile?: string): Promise<number> {
-  const archiveDir = archive.dir;
-  const mirrorIndex = path.join(archive.mirror.root, 'index.html');
-  archive.close();
+async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, seedsFile?: string): Promise<number> {
+  const archiveDir = path.resolve(dir);
+  const mirrorIndex = path.join(archiveDir, MIRROR_DIR, 'index.html');
   const line = new ProgressLine(process.stderr, quiet);
   const show = (e: CrawlEvent) => {
     line.update(e);
@@ -227,6 +226,7 @@ async function runCrawl(archive: Archive, quiet: boolean, events: EventLog | nul
   try {
     const outcome = await runner.done;
     line.done();
+    if (outcome.unopened) throw new ArchiveUsageError(outcome.error ?? `cannot open ${archiveDir}`);
     const c = outcome.counts;
     const summary = c ? `${c.archived} archived, ${c.failed + c.httpErrors} failed, ${c.skipped} skipped, ${c.queued} queued` : 'counts unavailable';
     if (outcome.state === 'finished') {
@@ -264,13 +264,15 @@ async function main(argv: string[]): Promise<number> {
         const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
         job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
       }
-      return runCrawl(Archive.create(values.out, job), values.quiet ?? false, events, seedsFile);
+      // Created here, so that a bad --out is reported before anything else starts.
+      Archive.create(values.out, job).close();
+      return runCrawl(values.out, values.quiet ?? false, events, seedsFile);
     }
     case 'resume': {
       const { values, positionals } = parse(rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
       if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>');
       const events = openEventLog(values['events-jsonl']);
-      return runCrawl(Archive.open(positionals[0]!), values.quiet ?? false, events);
+      return runCrawl(positionals[0]!, values.quiet ?? false, events);
     }
     case 'stats': {
       const { values, positionals } = parse(rest, { json: { type: 'boolean' } });

@@ -10,6 +10,8 @@ export interface RunOutcome {
   /** Final counters, when the worker got as far as reading them. */
   counts: CrawlCounts | null;
   durationMs: number | null;
+  /** The worker could not open the archive, so nothing ran; error says why. */
+  unopened: boolean;
 }
 
 export interface RunnerEvents {
@@ -47,7 +49,7 @@ export class CrawlRunner {
         const parsed = FromWorkerSchema.safeParse(raw);
         if (!parsed.success) {
           // A worker that breaks the protocol can't be trusted with the archive any longer.
-          this.outcome ??= { state: 'failed', error: `crawl worker sent a malformed message: ${parsed.error.message}`, counts: null, durationMs: null };
+          this.outcome ??= { state: 'failed', error: `crawl worker sent a malformed message: ${parsed.error.message}`, counts: null, durationMs: null, unopened: false };
           void this.worker.terminate();
           return;
         }
@@ -62,18 +64,21 @@ export class CrawlRunner {
           case 'reply':
             this.settleReply(m.requestId, m.value, m.error);
             break;
+          case 'unopened':
+            this.outcome = { state: 'failed', error: m.error, counts: null, durationMs: null, unopened: true };
+            break;
           case 'done':
-            this.outcome = { state: m.state, error: m.error, counts: m.counts, durationMs: m.durationMs };
+            this.outcome = { state: m.state, error: m.error, counts: m.counts, durationMs: m.durationMs, unopened: false };
             break;
         }
       });
       this.worker.on('error', (e) => {
-        this.outcome ??= { state: 'failed', error: e.message, counts: null, durationMs: null };
+        this.outcome ??= { state: 'failed', error: e.message, counts: null, durationMs: null, unopened: false };
       });
       this.worker.on('exit', () => {
         for (const p of this.pending.values()) p.reject(new WorkerGoneError());
         this.pending.clear();
-        resolve(this.outcome ?? { state: 'failed', error: 'the crawl worker stopped unexpectedly', counts: null, durationMs: null });
+        resolve(this.outcome ?? { state: 'failed', error: 'the crawl worker stopped unexpectedly', counts: null, durationMs: null, unopened: false });
       });
     });
   }

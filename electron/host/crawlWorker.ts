@@ -3,7 +3,8 @@ import type { UrlEvent } from '../../shared/crawl.js';
 import { Crawl, DEFAULT_PROGRESS_INTERVAL_MS } from '../engine/crawl/crawl.js';
 import { admitSeedList } from '../engine/crawl/seedList.js';
 import { SharedHostGates } from '../engine/politeness/sharedHostGates.js';
-import { Archive } from '../engine/store/archive.js';
+import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
+import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { answerQuery } from './archiveQueries.js';
 import { ToWorkerSchema, type CrawlWorkerData, type FromWorker } from './workerProtocol.js';
@@ -14,74 +15,91 @@ import { ToWorkerSchema, type CrawlWorkerData, type FromWorker } from './workerP
  * archive (its catalogue is locked exclusively), so it also answers the host's queries about it
  * while the crawl runs.
  */
+if (!parentPort) throw new Error('crawlWorker runs in a worker thread');
 const port = parentPort;
-if (!port) throw new Error('crawlWorker runs in a worker thread');
 const data = workerData as CrawlWorkerData;
 const post = (m: FromWorker) => port.postMessage(m);
 
-const archive = Archive.open(data.archiveDir);
-const gates = new SharedHostGates(data.gates);
-let pendingUrls: UrlEvent[] = [];
-/**
- * A pause that arrived while the seed list was admitted or the crawl was opening; Crawl.pause only
- * acts on a running crawl.
- */
-let pauseRequested = false;
-
-/** Created once a seed list, if any, is admitted: it counts the queue when it starts. */
-let crawl: Crawl | null = null;
-
-const newCrawl = (): Crawl =>
-  new Crawl(archive, {
-    gates,
-    progressIntervalMs: data.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
-    onEvent: (e) => {
-      if (e.type === 'url') pendingUrls.push(e);
-      else if (e.type === 'progress') {
-        post({ type: 'progress', progress: e, urls: pendingUrls });
-        pendingUrls = [];
-      } else {
-        post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
-        // Deferred: run() is still setting up when it announces 'running'.
-        if (e.state === 'running' && pauseRequested) setImmediate(() => crawl?.pause());
-      }
-    },
-  });
-
-port.on('message', (raw: unknown) => {
-  const m = ToWorkerSchema.safeParse(raw);
-  if (!m.success) return;
-  if (m.data.type === 'pause') {
-    pauseRequested = true;
-    crawl?.pause();
-    return;
-  }
-  const { requestId, query } = m.data;
+function openArchive(): Archive | null {
   try {
-    post({ type: 'reply', requestId, value: answerQuery(archive, query), error: null });
+    return Archive.open(data.archiveDir);
   } catch (e) {
-    post({ type: 'reply', requestId, value: null, error: e instanceof Error ? e.message : String(e) });
+    if (!(e instanceof ArchiveUsageError || e instanceof ArchiveInUseError || e instanceof ArchiveFormatError)) throw e;
+    // Told apart from a failed crawl, so the command line can say the folder is wrong (exit status 2).
+    post({ type: 'unopened', error: e.message });
+    port.close();
+    return null;
   }
-});
-
-async function main(): Promise<void> {
-  let state: Awaited<ReturnType<Crawl['run']>> = 'failed';
-  let error: string | null = null;
-  try {
-    // Admitted here rather than by the caller, so its garbage is collected in the crawl's heap.
-    if (data.seedsFile !== undefined) await admitSeedList(data.seedsFile, archive.job, archive.catalogue);
-    crawl = newCrawl();
-    state = await crawl.run();
-    error = crawl.failure?.message ?? null;
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
-  }
-  const stats = readStats(archive.catalogue);
-  if (pendingUrls.length) post({ type: 'progress', progress: { type: 'progress', counts: stats.counts, urlsPerSec: 0, kbPerSec: 0, elapsedMs: stats.durationMs, current: [] }, urls: pendingUrls });
-  archive.close();
-  gates.close();
-  post({ type: 'done', state, error, counts: stats.counts, durationMs: stats.durationMs });
-  port!.close();
 }
 
-void main();
+/** Crawls the opened archive and answers queries about it until the crawl stops. */
+function crawlArchive(archive: Archive): void {
+  const gates = new SharedHostGates(data.gates);
+  let pendingUrls: UrlEvent[] = [];
+  /**
+   * A pause that arrived while the seed list was admitted or the crawl was opening; Crawl.pause only
+   * acts on a running crawl.
+   */
+  let pauseRequested = false;
+
+  /** Created once a seed list, if any, is admitted: it counts the queue when it starts. */
+  let crawl: Crawl | null = null;
+
+  const newCrawl = (): Crawl =>
+    new Crawl(archive, {
+      gates,
+      progressIntervalMs: data.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+      onEvent: (e) => {
+        if (e.type === 'url') pendingUrls.push(e);
+        else if (e.type === 'progress') {
+          post({ type: 'progress', progress: e, urls: pendingUrls });
+          pendingUrls = [];
+        } else {
+          post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
+          // Deferred: run() is still setting up when it announces 'running'.
+          if (e.state === 'running' && pauseRequested) setImmediate(() => crawl?.pause());
+        }
+      },
+    });
+
+  port.on('message', (raw: unknown) => {
+    const m = ToWorkerSchema.safeParse(raw);
+    if (!m.success) return;
+    if (m.data.type === 'pause') {
+      pauseRequested = true;
+      crawl?.pause();
+      return;
+    }
+    const { requestId, query } = m.data;
+    try {
+      post({ type: 'reply', requestId, value: answerQuery(archive, query), error: null });
+    } catch (e) {
+      post({ type: 'reply', requestId, value: null, error: e instanceof Error ? e.message : String(e) });
+    }
+  });
+
+  async function main(): Promise<void> {
+    let state: Awaited<ReturnType<Crawl['run']>> = 'failed';
+    let error: string | null = null;
+    try {
+      // Admitted here rather than by the caller, so its garbage is collected in the crawl's heap.
+      if (data.seedsFile !== undefined) await admitSeedList(data.seedsFile, archive.job, archive.catalogue);
+      crawl = newCrawl();
+      state = await crawl.run();
+      error = crawl.failure?.message ?? null;
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    const stats = readStats(archive.catalogue);
+    if (pendingUrls.length) post({ type: 'progress', progress: { type: 'progress', counts: stats.counts, urlsPerSec: 0, kbPerSec: 0, elapsedMs: stats.durationMs, current: [] }, urls: pendingUrls });
+    archive.close();
+    gates.close();
+    post({ type: 'done', state, error, counts: stats.counts, durationMs: stats.durationMs });
+    port.close();
+  }
+
+  void main();
+}
+
+const archive = openArchive();
+if (archive !== null) crawlArchive(archive);

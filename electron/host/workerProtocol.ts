@@ -39,6 +39,8 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: crawlState, message: z.string().optional() }),
   /** The answer to a query: its value, or the error's message. */
   z.object({ type: z.literal('reply'), requestId: z.number().int(), value: z.unknown(), error: z.string().nullable() }),
+  /** The archive could not be used (not an archive, in use, from a newer version): nothing ran. */
+  z.object({ type: z.literal('unopened'), error: z.string() }),
   /** The run ended and the archive is closed. */
   z.object({
     type: z.literal('done'),
