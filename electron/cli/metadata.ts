@@ -6,7 +6,6 @@ import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { METADATA_USAGE } from './usage.js';
 
-
 const FIELDS = Object.keys(DublinCoreSchema.shape) as (keyof DublinCore)[];
 const LIST_FIELDS = new Set<keyof DublinCore>(['subject', 'language']);
 

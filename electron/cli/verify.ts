@@ -3,7 +3,6 @@ import { verify, VerifyInputError } from '../engine/export/verify.js';
 import { ByteProgress } from './byteProgress.js';
 import { VERIFY_USAGE } from './usage.js';
 
-
 /**
  * `harvest verify`: re-hashes every file of a bag or WACZ against its manifests. Prints a verdict
  * and one line per problem; exit 0 valid, 1 invalid, 2 bad input.
