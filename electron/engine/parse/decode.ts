@@ -12,7 +12,7 @@ const META_PRESCAN_BYTES = 64 * 1024;
 const CSS_CHARSET_PRESCAN_BYTES = 1024;
 const CSS_CHARSET_OPEN = Buffer.from('@charset "', 'latin1');
 const NO_BYTES = Buffer.alloc(0);
-/** A WHATWG encoding we never decode with, so it can mark "the label was not recognised". */
+/** A WHATWG encoding we never decode with, so it can mark "nothing was recognised". A <meta> naming it reads as windows-1252. */
 const UNRECOGNISED = 'x-user-defined';
 
 /** The charset parameter of a Content-Type header value, unquoted; null if absent or empty. */
@@ -77,13 +77,20 @@ export function sniffCharset(body: Buffer, headerContentType: string | null, kin
   if (bom !== null) return bom;
   const headerLabel = charsetParam(headerContentType);
   if (kind === 'css') return sniffCss(body, headerLabel);
-  const name = getEncoding(body, {
-    maxBytes: META_PRESCAN_BYTES,
-    transportLayerEncodingLabel: headerLabel ?? undefined,
-    defaultEncoding: isUtf8(body) ? 'UTF-8' : 'windows-1252',
-  });
-  // x-user-defined (only reachable through a header) has no decoder here; its ASCII half matches.
+  // A recognised transport-layer charset is "certain" in the WHATWG algorithm: no prescan, and no
+  // pass over the whole body to check it for UTF-8.
+  const fromHeader = headerLabel === null ? null : headerEncoding(headerLabel);
+  if (fromHeader !== null) return fromHeader;
+  const name = getEncoding(body, { maxBytes: META_PRESCAN_BYTES, defaultEncoding: UNRECOGNISED });
+  if (name === UNRECOGNISED) return isUtf8(body) ? 'UTF-8' : 'windows-1252';
   return iconv.encodingExists(name) ? name : 'windows-1252';
+}
+
+/** The encoding a Content-Type charset names, or null when we don't know or can't decode it. */
+function headerEncoding(label: string): string | null {
+  // x-user-defined has no decoder here; its ASCII half matches.
+  if (label.trim().toLowerCase() === 'x-user-defined') return 'windows-1252';
+  return encodingForLabel(label);
 }
 
 /** The iconv-lite codec for a WHATWG encoding name. */

@@ -72,6 +72,11 @@ describe('sniffCharset + decodeText for HTML', () => {
     assert.equal(sniffCharset(body, 'text/html; charset=bogus', 'html'), 'GBK');
   });
 
+  it('a header naming x-user-defined is read as windows-1252, whatever the <meta> says', () => {
+    const body = Buffer.from('<meta charset="utf-8"><p>caf\xe9</p>', 'latin1');
+    assert.equal(sniffCharset(body, 'text/html; charset=x-user-defined', 'html'), 'windows-1252');
+  });
+
   it('iso-8859-1 means windows-1252 (so 0x80 is the euro sign)', () => {
     const original = '<meta charset="iso-8859-1"><p>café € — ‘quoted’</p>';
     const [charset, text] = sniffAndDecode(iconv.encode(original, 'windows-1252'), null);
