@@ -10,6 +10,10 @@ const SEGMENT_RAW = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]$/;
 const PATH_RAW = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
 const QUERY_RAW = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/;
 const ESCAPE = /^%[0-9A-Fa-f]{2}/;
+/** Whole components needing no change: no escapes, every character allowed raw (most URLs). */
+const SEGMENT_PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
+const PATH_PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const QUERY_PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*$/;
 
 function percentEncodeUtf8(char: string): string {
   return [...Buffer.from(char, 'utf8')]
@@ -21,7 +25,8 @@ function percentEncodeUtf8(char: string): string {
  * Decodes escapes of unreserved characters, upper-cases the hex of the others, and encodes every
  * character not allowed raw (including a '%' that starts no valid escape).
  */
-function normalizeEncoding(component: string, allowedRaw: RegExp): string {
+function normalizeEncoding(component: string, allowedRaw: RegExp, plain: RegExp): string {
+  if (plain.test(component)) return component;
   let out = '';
   for (let i = 0; i < component.length; ) {
     const escape = ESCAPE.exec(component.slice(i, i + 3));
@@ -40,7 +45,7 @@ function normalizeEncoding(component: string, allowedRaw: RegExp): string {
 
 /** Encodes decoded text exactly the way canonicalize writes a path segment ('/' included, as %2F). */
 export function encodePathSegment(text: string): string {
-  return normalizeEncoding(text.replaceAll('%', '%25'), SEGMENT_RAW);
+  return normalizeEncoding(text.replaceAll('%', '%25'), SEGMENT_RAW, SEGMENT_PLAIN);
 }
 
 /**
@@ -62,9 +67,13 @@ export function canonicalize(input: string, base?: string): string | null {
   if (hostname === '') return null;
   if (hostname !== url.hostname) url.hostname = hostname;
 
-  url.hash = '';
-  url.pathname = normalizeEncoding(url.pathname, PATH_RAW);
+  // Each assignment re-serialises the URL, so only what changes is assigned.
+  if (url.href.includes('#')) url.hash = '';
+  const pathname = normalizeEncoding(url.pathname, PATH_RAW, PATH_PLAIN);
+  if (pathname !== url.pathname) url.pathname = pathname;
+  const query = url.search.slice(1);
+  const search = normalizeEncoding(query, QUERY_RAW, QUERY_PLAIN);
   // Assigning '' drops an empty '?' as well.
-  url.search = normalizeEncoding(url.search.slice(1), QUERY_RAW);
+  if (search !== query || (search === '' && url.href.endsWith('?'))) url.search = search;
   return url.href;
 }

@@ -35,6 +35,8 @@ const HASH_HEX_DIGITS = 12;
 
 /** Characters no file system (or no user) should see raw in a name. */
 const UNSAFE_CHAR = /[%/\\<>:"|?*\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+/** Windows silently drops a trailing dot or space. */
+const ENDS_UNSAFE = /[. ]$/;
 /** Windows device names, reserved whatever follows the first '.'. */
 const WINDOWS_DEVICE = /^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$) *$/i;
 /** A real file extension: short, alphanumeric, with at least one letter (so 'v1.2' has none). */
@@ -91,9 +93,9 @@ function escapeChar(char: string): string {
 
 /** Writes decoded text as a name every file system accepts; reversible, as every '%' is escaped. */
 function fileSystemName(text: string): string {
+  if (!UNSAFE_CHAR.test(text) && !ENDS_UNSAFE.test(text) && !WINDOWS_DEVICE.test(text.split('.')[0] ?? '')) return text;
   const chars = [...text].map((c) => (UNSAFE_CHAR.test(c) ? escapeChar(c) : c));
   const last = chars.at(-1);
-  // Windows silently drops a trailing dot or space.
   if (last === '.' || last === ' ') chars[chars.length - 1] = escapeChar(last);
   const first = chars[0];
   if (first !== undefined && WINDOWS_DEVICE.test(text.split('.')[0] ?? '')) chars[0] = escapeChar(first);
@@ -109,6 +111,7 @@ function caseStable(text: string): boolean {
 }
 
 function percentDecode(segment: string): string {
+  if (!segment.includes('%')) return segment.normalize('NFC');
   // split() with a capturing group alternates literal text and the hex of each escape.
   const parts = segment.split(/%([0-9A-Fa-f]{2})/);
   const bytes = parts.map((p, i) => (i % 2 === 1 ? Buffer.from([parseInt(p, 16)]) : Buffer.from(p, 'utf8')));
