@@ -6,12 +6,13 @@ import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { workerForSite } from '../politeness/shards.js';
 import type { Archive } from '../store/archive.js';
-import type { FetchOutcome, LinkRow, PayloadCapture, QueuedRow, RobotsRow } from '../store/catalogue.js';
+import type { FetchOutcome, LinkRow, PayloadCapture, QueuedRow, RobotsRow, StoredOriginal } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
+import type { ExchangeLocation } from '../warc/types.js';
 import { WarcWriter } from '../warc/writer.js';
-import { documentKind, ReferenceMemo } from './documents.js';
+import { documentKind, packOriginal, ReferenceMemo } from './documents.js';
 import { ByteBudget } from './byteBudget.js';
 import { DocumentPool, type PreparedTicket } from './documentPool.js';
 import type { SaveFailure } from './documentWork.js';
@@ -521,14 +522,15 @@ export class Crawl {
     let doc: PreparedTicket | null = null;
     try {
       if (kind !== 'other') {
-        doc = await this.documents!.prepare({ kind, body: res.body, url: row.url, contentType: res.contentType, packOriginal: true });
+        // With a WARC the response record holds the original; without one the catalogue keeps it.
+        doc = await this.documents!.prepare({ kind, body: res.body, url: row.url, contentType: res.contentType, packOriginal: this.warc === null });
       }
-      await this.recordExchange(res, doc);
+      const recorded = await this.recordExchange(res, doc);
       if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
       else if (doc !== null) {
         const handedOver = doc;
         doc = null;
-        if (await this.archiveDocument(row, res, handedOver) && kind === 'html') this.countPage();
+        if (await this.archiveDocument(row, res, handedOver, recorded) && kind === 'html') this.countPage();
       } else if (res.status >= 200 && res.status < 300) await this.archiveFile(row, res);
       else {
         this.record(row, {
@@ -549,9 +551,9 @@ export class Crawl {
     this.checkByteLimit();
   }
 
-  /** Records the exchange in the WARC, with the document's outlinks in a metadata record. */
-  private async recordExchange(res: FetchResponse, doc: PreparedTicket | null): Promise<void> {
-    if (!this.warc) return;
+  /** Records the exchange in the WARC, with the document's outlinks in a metadata record; null without a WARC. */
+  private async recordExchange(res: FetchResponse, doc: PreparedTicket | null): Promise<ExchangeLocation | null> {
+    if (!this.warc) return null;
     const at = await this.warc.writeExchange(exchangeFromFetch(res));
     if (doc && doc.links.length > 0) {
       await this.warc.writeMetadata({
@@ -561,6 +563,7 @@ export class Crawl {
         outlinks: doc.links.map((l) => ({ url: l.url, kind: l.kind })),
       });
     }
+    return at;
   }
 
   private recordRedirect(row: QueuedRow, res: FetchResponse): void {
@@ -633,7 +636,7 @@ export class Crawl {
    * in a second. A kill in between leaves the URL queued with its links already known (the copy, if
    * written, is overwritten when the URL is fetched again). Returns whether the document was saved.
    */
-  private async archiveDocument(row: QueuedRow, res: FetchResponse, doc: PreparedTicket): Promise<boolean> {
+  private async archiveDocument(row: QueuedRow, res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): Promise<boolean> {
     const c = this.archive.catalogue;
     const outcome = this.archivedOutcome(row, res);
     const localPath = outcome.localPath!;
@@ -678,7 +681,7 @@ export class Crawl {
     }
     c.transaction(() => {
       c.replaceLinks(row.id, links);
-      c.putOriginal(row.id, res.contentType, doc.original!);
+      c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
       this.record(row, { ...outcome, title: doc.title });
     });
     return true;
@@ -799,4 +802,17 @@ export class Crawl {
       settle(final);
     }
   }
+}
+
+/**
+ * Where a saved document's original bytes are kept for the final rewrite pass: its response record,
+ * or for a revisit (an identical payload at another URL, such as a page with a tracking parameter)
+ * the record of the payload's first capture. Deflated in the catalogue without a WARC, or when
+ * that first capture's place is unknown (recorded by an older version).
+ */
+function originalOf(res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): StoredOriginal {
+  if (recorded === null) return { packed: doc.original ?? packOriginal(res.body) };
+  if (recorded.revisitOf === undefined) return { record: { file: recorded.file, offset: recorded.offset, length: recorded.length } };
+  const first = recorded.revisitOf.place;
+  return first !== undefined ? { record: first } : { packed: packOriginal(res.body) };
 }

@@ -1,8 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Archive } from '../store/archive.js';
 import type { Catalogue, LinkRow } from '../store/catalogue.js';
+import { decodeContent } from '../fetch/decompress.js';
+import { FetchError } from '../fetch/errors.js';
 import { canonicalize } from '../url/canonical.js';
 import { hrefBetween } from '../url/localPath.js';
+import { WarcError } from '../warc/errors.js';
+import { readResponseRecord } from '../warc/readResponse.js';
+import type { RecordPlace } from '../warc/types.js';
 import type { DocumentPool } from './documentPool.js';
 import { documentKind, finalTarget, unpackOriginal } from './documents.js';
 
@@ -94,7 +99,15 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
   if (!row || row.state !== 'archived' || row.local_path === null || !original) return;
   const kind = documentKind(row.content_type, row.url);
   if (kind === 'other') return;
-  const body = unpackOriginal(original.body);
+  let body: Buffer;
+  try {
+    body = 'packed' in original ? unpackOriginal(original.packed) : await readOriginal(archive, original.record);
+  } catch (e) {
+    if (!(e instanceof FetchError || (e instanceof WarcError && e.code === 'damaged'))) throw e;
+    // The copy keeps the references it was first written with; the URL's log says why.
+    c.markError(id, `original not rewritten: ${e.message}`);
+    return;
+  }
   const doc = await pool.prepare({ kind, body, url: row.url, contentType: row.content_type, packOriginal: false });
   const links: LinkRow[] = [];
   const written: (string | null)[] = [];
@@ -112,6 +125,12 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
   const failure = await pool.save(doc, { localPath: row.local_path, written });
   if (failure !== null) throw Object.assign(new Error(`cannot rewrite ${row.local_path}: ${failure.message}`), { code: failure.code });
   c.transaction(() => c.replaceLinks(id, links));
+}
+
+/** A document's original bytes read back from its response record, content encoding undone as the fetcher did. */
+async function readOriginal(archive: Archive, place: RecordPlace): Promise<Buffer> {
+  const { headers, payload } = await readResponseRecord(archive.warcDir, place);
+  return decodeContent(payload, headers.get('content-encoding') ?? null, archive.job.fetch.maxResponseBytes);
 }
 
 /** The mirror's front door: a page linking to each seed's saved copy. */

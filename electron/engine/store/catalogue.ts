@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import type { SkipReason, UrlRecord, UrlState } from '../../../shared/crawl.js';
+import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
-import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
 
 export class ArchiveInUseError extends Error {
   constructor(file: string) {
@@ -79,7 +80,12 @@ export interface PayloadCapture {
   date: Date;
   /** Its response record's id, `<urn:uuid:…>`. */
   recordId: string;
+  /** Its response record's gzip member; unknown for captures saved by schema version 1. */
+  place?: RecordPlace;
 }
+
+/** A saved document's original bytes: its response record in the WARC files, or deflated in the catalogue. */
+export type StoredOriginal = { record: RecordPlace } | { packed: Buffer };
 
 export interface PageRow {
   url: string;
@@ -118,77 +124,66 @@ const ROW_CACHE_GENERATION = 16_384;
 /** meta key: `<end> <file>` for the WARC file being written (see WarcCheckpoints). */
 const WARC_CHECKPOINT = 'warc_checkpoint';
 
+/** The catalogue's statements, prepared on first use: a read-only open of an older schema only prepares what it reads. */
+const STATEMENTS = {
+  getMeta: 'SELECT value FROM meta WHERE key = ?',
+  setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  byUrl: 'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE url = ?',
+  byId: 'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE id = ?',
+  insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
+     VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason)`,
+  requeue: "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
+  nextQueued: "SELECT id, url, depth, requisite, type_hint, redirect_hops FROM urls WHERE site = ? AND state = 'queued' ORDER BY depth, id LIMIT ?",
+  sitesQueued: "SELECT DISTINCT site FROM urls WHERE state = 'queued'",
+  outcome: `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
+       local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
+       skip_reason = NULL
+     WHERE id = @id`,
+  skip: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?",
+  skipAllQueued: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND id NOT IN (SELECT value FROM json_each(?))",
+  skipQueuedPages: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0 AND id NOT IN (SELECT value FROM json_each(?))",
+  addLink: 'INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)',
+  dropLinks: 'DELETE FROM links WHERE from_id = ?',
+  bumpVariant: 'INSERT INTO query_variants (key, n) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET n = n + 1 RETURNING n',
+  getRobots: 'SELECT http_status, body, error FROM robots WHERE site = ?',
+  putRobots: 'INSERT OR REPLACE INTO robots (site, http_status, body, error, fetched_at) VALUES (?, ?, ?, ?, ?)',
+  putPackedOriginal: 'INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)',
+  dropPackedOriginal: 'DELETE FROM originals WHERE url_id = ?',
+  getPackedOriginal: 'SELECT body FROM originals WHERE url_id = ?',
+  putOriginalRecord: 'INSERT OR REPLACE INTO original_records (url_id, file, offset, length) VALUES (?, ?, ?, ?)',
+  dropOriginalRecord: 'DELETE FROM original_records WHERE url_id = ?',
+  getOriginalRecord: 'SELECT file, offset, length FROM original_records WHERE url_id = ?',
+  staleDocuments: `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
+     WHERE l.from_id BETWEEN ? AND ?
+       AND l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)
+     ORDER BY l.from_id`,
+  maxUrlId: 'SELECT MAX(id) AS n FROM urls',
+  captureByDigest: 'SELECT url, date, record_id, file, offset, length FROM payload_captures WHERE digest = ?',
+  putCapture: 'INSERT OR IGNORE INTO payload_captures (digest, url, date, record_id, file, offset, length) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  countByState: 'SELECT state, COUNT(*) AS n FROM urls GROUP BY state',
+  countBySkip: "SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' GROUP BY skip_reason",
+  bytesTotal: 'SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL',
+  htmlArchived: "SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND (content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')",
+} as const;
+
 /**
  * Typed access to one archive's catalogue. Opened with an exclusive lock that the OS drops when the
  * process dies, so a crashed crawl never blocks its own resume while a live one can't be opened twice.
  */
 export class Catalogue {
-  private readonly s: Record<string, Stmt>;
+  private readonly prepared = new Map<keyof typeof STATEMENTS, Stmt>();
   /** Recently used rows by URL, kept in step with every write below (writes name the row's URL). */
   private readonly cache = new GenerationalCache<string, UrlRow>(ROW_CACHE_GENERATION);
 
-  private constructor(private readonly db: Database.Database) {
-    const p = (sql: string): Stmt => db.prepare(sql);
-    this.s = {
-      getMeta: p('SELECT value FROM meta WHERE key = ?'),
-      setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-      byUrl: p(
-        'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE url = ?',
-      ),
-      byId: p(
-        'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE id = ?',
-      ),
-      insert: p(
-        `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
-         VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason)`,
-      ),
-      requeue: p(
-        "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
-      ),
-      nextQueued: p(
-        "SELECT id, url, depth, requisite, type_hint, redirect_hops FROM urls WHERE site = ? AND state = 'queued' ORDER BY depth, id LIMIT ?",
-      ),
-      sitesQueued: p("SELECT DISTINCT site FROM urls WHERE state = 'queued'"),
-      outcome: p(
-        `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
-           local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
-           skip_reason = NULL
-         WHERE id = @id`,
-      ),
-      skip: p("UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?"),
-      skipAllQueued: p(
-        "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND id NOT IN (SELECT value FROM json_each(?))",
-      ),
-      skipQueuedPages: p(
-        "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0 AND id NOT IN (SELECT value FROM json_each(?))",
-      ),
-      addLink: p('INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)'),
-      dropLinks: p('DELETE FROM links WHERE from_id = ?'),
-      bumpVariant: p(
-        'INSERT INTO query_variants (key, n) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET n = n + 1 RETURNING n',
-      ),
-      getRobots: p('SELECT http_status, body, error FROM robots WHERE site = ?'),
-      putRobots: p(
-        'INSERT OR REPLACE INTO robots (site, http_status, body, error, fetched_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      putOriginal: p('INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)'),
-      getOriginal: p('SELECT content_type, body FROM originals WHERE url_id = ?'),
-      staleDocuments: p(
-        `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
-         WHERE l.from_id BETWEEN ? AND ?
-           AND l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)
-         ORDER BY l.from_id`,
-      ),
-      maxUrlId: p('SELECT MAX(id) AS n FROM urls'),
-      captureByDigest: p('SELECT url, date, record_id FROM payload_captures WHERE digest = ?'),
-      putCapture: p('INSERT OR IGNORE INTO payload_captures (digest, url, date, record_id) VALUES (?, ?, ?, ?)'),
-      countByState: p('SELECT state, COUNT(*) AS n FROM urls GROUP BY state'),
-      countBySkip: p("SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' GROUP BY skip_reason"),
-      bytesTotal: p('SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL'),
-      htmlArchived: p(
-        "SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND (content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')",
-      ),
-    };
+  private constructor(private readonly db: Database.Database) {}
+
+  private stmt(name: keyof typeof STATEMENTS): Stmt {
+    let statement = this.prepared.get(name);
+    if (statement === undefined) {
+      statement = this.db.prepare(STATEMENTS[name]);
+      this.prepared.set(name, statement);
+    }
+    return statement;
   }
 
   static open(file: string, opts: { readonly?: boolean } = {}): Catalogue {
@@ -209,12 +204,18 @@ export class Catalogue {
         // A checkpoint fsyncs and blocks; a crawl runs its own (checkpoint()) at moments that suit
         // it. This is the backstop: 16,384 pages bounds the WAL file at 64 MB and its index at ~0.5 MB.
         db.pragma('wal_autocheckpoint = 16384');
-        db.exec(SCHEMA_SQL);
-        const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-        if (v && Number(v.value) !== SCHEMA_VERSION) {
-          throw new ArchiveFormatError(`archive schema version ${v.value} is not supported (expected ${SCHEMA_VERSION})`);
-        }
-        db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+        db.transaction(() => {
+          db.exec(SCHEMA_SQL);
+          const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+          const version = v ? Number(v.value) : SCHEMA_VERSION;
+          if (version !== SCHEMA_VERSION && SCHEMA_UPGRADES[version] === undefined) {
+            throw new ArchiveFormatError(`archive schema version ${v!.value} is not supported (expected ${SCHEMA_VERSION})`);
+          }
+          for (let from = version; from < SCHEMA_VERSION; from++) db.exec(SCHEMA_UPGRADES[from]!);
+          db.prepare(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          ).run(String(SCHEMA_VERSION));
+        })();
       } else {
         db.prepare('SELECT 1 FROM meta LIMIT 1').get();
       }
@@ -250,12 +251,12 @@ export class Catalogue {
   }
 
   getMeta(key: string): string | null {
-    const r = this.s.getMeta!.get(key) as { value: string } | undefined;
+    const r = this.stmt('getMeta').get(key) as { value: string } | undefined;
     return r ? r.value : null;
   }
 
   setMeta(key: string, value: string): void {
-    this.s.setMeta!.run(key, value);
+    this.stmt('setMeta').run(key, value);
   }
 
   /** How far the unfinished WARC file `file` was known to hold complete records, or null. */
@@ -275,13 +276,13 @@ export class Catalogue {
   lookup(url: string): UrlRow | undefined {
     const hit = this.cache.get(url);
     if (hit) return hit;
-    const row = this.s.byUrl!.get(url) as UrlRow | undefined;
+    const row = this.stmt('byUrl').get(url) as UrlRow | undefined;
     if (row) this.cache.set(url, row);
     return row;
   }
 
   get(id: number): UrlRow | undefined {
-    return this.s.byId!.get(id) as UrlRow | undefined;
+    return this.stmt('byId').get(id) as UrlRow | undefined;
   }
 
   private forget(): void {
@@ -289,7 +290,7 @@ export class Catalogue {
   }
 
   insert(u: NewUrl): UrlRow {
-    const r = this.s.insert!.run({ ...u, requisite: u.requisite ? 1 : 0 });
+    const r = this.stmt('insert').run({ ...u, requisite: u.requisite ? 1 : 0 });
     const row: UrlRow = {
       id: Number(r.lastInsertRowid),
       url: u.url,
@@ -310,7 +311,7 @@ export class Catalogue {
   }
 
   requeue(row: UrlRow, depth: number, requisite: boolean): void {
-    this.s.requeue!.run({ id: row.id, depth, requisite: requisite ? 1 : 0 });
+    this.stmt('requeue').run({ id: row.id, depth, requisite: requisite ? 1 : 0 });
     const fields: Partial<UrlRow> = { state: 'queued', skip_reason: null, depth, requisite: requisite ? 1 : 0 };
     Object.assign(row, fields);
     this.patchCached(row.url, fields);
@@ -322,15 +323,15 @@ export class Catalogue {
   }
 
   nextQueued(site: string, limit: number): QueuedRow[] {
-    return this.s.nextQueued!.all(site, limit) as QueuedRow[];
+    return this.stmt('nextQueued').all(site, limit) as QueuedRow[];
   }
 
   sitesWithQueued(): string[] {
-    return (this.s.sitesQueued!.all() as { site: string }[]).map((r) => r.site);
+    return (this.stmt('sitesQueued').all() as { site: string }[]).map((r) => r.site);
   }
 
   recordOutcome(target: { id: number; url: string }, o: FetchOutcome): void {
-    this.s.outcome!.run({ id: target.id, ...o, fetchedAt: new Date().toISOString() });
+    this.stmt('outcome').run({ id: target.id, ...o, fetchedAt: new Date().toISOString() });
     this.patchCached(target.url, {
       state: o.state,
       http_status: o.httpStatus,
@@ -341,7 +342,7 @@ export class Catalogue {
   }
 
   skip(target: { id: number; url: string }, reason: SkipReason): void {
-    this.s.skip!.run(reason, target.id);
+    this.stmt('skip').run(reason, target.id);
     this.patchCached(target.url, { state: 'skipped', skip_reason: reason });
   }
 
@@ -350,7 +351,7 @@ export class Catalogue {
    * requisites; returns how many.
    */
   skipQueued(reason: SkipReason, opts: { keepRequisites: boolean; except: number[] }): number {
-    const stmt = opts.keepRequisites ? this.s.skipQueuedPages! : this.s.skipAllQueued!;
+    const stmt = opts.keepRequisites ? this.stmt('skipQueuedPages') : this.stmt('skipAllQueued');
     const n = stmt.run(reason, JSON.stringify(opts.except)).changes;
     this.forget();
     return n;
@@ -382,70 +383,86 @@ export class Catalogue {
    * where it must now point. A range at a time, so a large crawl's check can be spread out.
    */
   staleDocumentIds(fromId: number, toId: number): number[] {
-    const rows = this.s.staleDocuments!.all(fromId, toId) as { id: number }[];
+    const rows = this.stmt('staleDocuments').all(fromId, toId) as { id: number }[];
     return rows.map((r) => r.id);
   }
 
   /** The highest URL id given so far (0 when none). */
   maxUrlId(): number {
-    return (this.s.maxUrlId!.get() as { n: number | null }).n ?? 0;
+    return (this.stmt('maxUrlId').get() as { n: number | null }).n ?? 0;
   }
 
   replaceLinks(fromId: number, links: LinkRow[]): void {
-    this.s.dropLinks!.run(fromId);
-    for (const l of links) this.s.addLink!.run(fromId, l.toId, l.kind, l.text, l.written);
+    this.stmt('dropLinks').run(fromId);
+    for (const l of links) this.stmt('addLink').run(fromId, l.toId, l.kind, l.text, l.written);
   }
 
   /** Counts a new query string for `key` and returns how many distinct ones it now has. */
   bumpQueryVariant(key: string): number {
-    return (this.s.bumpVariant!.get(key) as { n: number }).n;
+    return (this.stmt('bumpVariant').get(key) as { n: number }).n;
   }
 
   getRobots(site: string): RobotsRow | undefined {
-    return this.s.getRobots!.get(site) as RobotsRow | undefined;
+    return this.stmt('getRobots').get(site) as RobotsRow | undefined;
   }
 
   putRobots(site: string, r: RobotsRow): void {
-    this.s.putRobots!.run(site, r.http_status, r.body, r.error, new Date().toISOString());
+    this.stmt('putRobots').run(site, r.http_status, r.body, r.error, new Date().toISOString());
   }
 
-  putOriginal(urlId: number, contentType: string | null, deflated: Buffer): void {
-    this.s.putOriginal!.run(urlId, contentType, deflated);
+  /** Where a saved document's original bytes are kept; a URL has one place, the last one put. */
+  putOriginal(urlId: number, contentType: string | null, original: StoredOriginal): void {
+    if ('packed' in original) {
+      this.stmt('dropOriginalRecord').run(urlId);
+      this.stmt('putPackedOriginal').run(urlId, contentType, original.packed);
+    } else {
+      this.stmt('dropPackedOriginal').run(urlId);
+      this.stmt('putOriginalRecord').run(urlId, original.record.file, original.record.offset, original.record.length);
+    }
   }
 
-  getOriginal(urlId: number): { content_type: string | null; body: Buffer } | undefined {
-    return this.s.getOriginal!.get(urlId) as { content_type: string | null; body: Buffer } | undefined;
+  getOriginal(urlId: number): StoredOriginal | undefined {
+    const record = this.stmt('getOriginalRecord').get(urlId) as RecordPlace | undefined;
+    if (record) return { record };
+    const packed = this.stmt('getPackedOriginal').get(urlId) as { body: Buffer } | undefined;
+    return packed && { packed: packed.body };
   }
 
   /** The first capture recorded for a payload digest, if any (the original a revisit points to). */
   captureByDigest(digest: string): PayloadCapture | null {
-    const r = this.s.captureByDigest!.get(digest) as { url: string; date: string; record_id: string } | undefined;
-    return r ? { url: r.url, date: new Date(r.date), recordId: r.record_id } : null;
+    const r = this.stmt('captureByDigest').get(digest) as
+      | { url: string; date: string; record_id: string; file: string | null; offset: number | null; length: number | null }
+      | undefined;
+    if (!r) return null;
+    const capture: PayloadCapture = { url: r.url, date: new Date(r.date), recordId: r.record_id };
+    if (r.file !== null && r.offset !== null && r.length !== null) capture.place = { file: r.file, offset: r.offset, length: r.length };
+    return capture;
   }
 
   /** Remembers a payload's first capture; a digest already known keeps its first one. */
   putCapture(digest: string, capture: PayloadCapture): void {
-    this.s.putCapture!.run(digest, capture.url, capture.date.toISOString(), capture.recordId);
+    const { file = null, offset = null, length = null } = capture.place ?? {};
+    this.stmt('putCapture').run(digest, capture.url, capture.date.toISOString(), capture.recordId, file, offset, length);
   }
 
   countByState(): Record<UrlState, number> {
     const out: Record<UrlState, number> = { queued: 0, archived: 0, redirect: 0, 'http-error': 0, failed: 0, skipped: 0 };
-    for (const r of this.s.countByState!.all() as { state: UrlState; n: number }[]) out[r.state] = r.n;
+    for (const r of this.stmt('countByState').all() as { state: UrlState; n: number }[]) out[r.state] = r.n;
     return out;
   }
 
   countBySkipReason(): Partial<Record<SkipReason, number>> {
     const out: Partial<Record<SkipReason, number>> = {};
-    for (const r of this.s.countBySkip!.all() as { skip_reason: SkipReason; n: number }[]) out[r.skip_reason] = r.n;
+    for (const r of this.stmt('countBySkip').all() as { skip_reason: SkipReason; n: number }[]) out[r.skip_reason] = r.n;
     return out;
   }
 
   totalBytes(): number {
-    return (this.s.bytesTotal!.get() as { n: number }).n;
+    return (this.stmt('bytesTotal').get() as { n: number }).n;
   }
 
   htmlPagesArchived(): number {
-    return (this.s.htmlArchived!.get() as { n: number }).n;
+    return (this.stmt('htmlArchived').get() as { n: number }).n;
   }
 
   /** A URL's title and fetch time, if it was fetched. */

@@ -2,7 +2,19 @@
  * The archive's SQLite catalogue: frontier, done set, per-URL log and checkpoints in one file, so a
  * crawl's whole state commits atomically and memory stays flat however large the site.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * What takes an archive of an older version to this one, by that version, run after SCHEMA_SQL
+ * (which adds missing tables). 1 -> 2: originals can be places in the WARC files.
+ */
+export const SCHEMA_UPGRADES: Readonly<Record<number, string>> = {
+  1: `
+ALTER TABLE payload_captures ADD COLUMN file TEXT;
+ALTER TABLE payload_captures ADD COLUMN offset INTEGER;
+ALTER TABLE payload_captures ADD COLUMN length INTEGER;
+`,
+};
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -64,12 +76,20 @@ CREATE TABLE IF NOT EXISTS robots (
   fetched_at TEXT NOT NULL
 );
 
--- Original bytes of saved HTML and CSS (deflated), so a copy can be rewritten again once the fate
--- of every URL it references is known.
+-- The original bytes of each saved HTML and CSS document, so its copy can be rewritten again once
+-- the fate of every URL it references is known: where its response record is in the WARC files
+-- (original_records), or, when no WARC holds them (WARC off, or a revisit record), deflated here.
 CREATE TABLE IF NOT EXISTS originals (
   url_id INTEGER PRIMARY KEY,
   content_type TEXT,
   body BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS original_records (
+  url_id INTEGER PRIMARY KEY,
+  -- the WARC file's finished name, its record's gzip member
+  file TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  length INTEGER NOT NULL
 );
 
 -- The first capture of each payload digest (sha256:<base32>) recorded in the WARC files, so an
@@ -78,6 +98,10 @@ CREATE TABLE IF NOT EXISTS payload_captures (
   digest TEXT PRIMARY KEY,
   url TEXT NOT NULL,
   date TEXT NOT NULL,
-  record_id TEXT NOT NULL
+  record_id TEXT NOT NULL,
+  -- its response record's gzip member (NULL in captures saved by schema version 1)
+  file TEXT,
+  offset INTEGER,
+  length INTEGER
 );
 `;

@@ -4,6 +4,8 @@ export interface OriginalCapture {
   date: Date;
   /** Its response record's id, written as WARC-Refers-To when known. */
   recordId?: string;
+  /** Where its response record is, when known: the payload can be read back from there. */
+  place?: RecordPlace;
 }
 
 export interface WarcWriterOptions {
@@ -74,14 +76,18 @@ export interface WarcMetadata {
   outlinks: readonly { url: string; kind: string }[];
 }
 
-/** Where a record went: enough to index it (CDX) and to read it back with one ranged read. */
-export interface WarcRecordLocation {
+/** Where a record's gzip member is: enough to read it back with one ranged read. */
+export interface RecordPlace {
   /** The file's finished name (no directory), which it has once rolled over or closed. */
   file: string;
   /** Where its gzip member starts. */
   offset: number;
   /** The gzip member's length. */
   length: number;
+}
+
+/** Where a record went: enough to index it (CDX) and to read it back. */
+export interface WarcRecordLocation extends RecordPlace {
   /** `<urn:uuid:…>` */
   recordId: string;
 }

@@ -139,7 +139,8 @@ export class WarcWriter {
         original === null && isCompressedPayload(x.responseHeaders) ? STORED_OPTIONS : GZIP_OPTIONS,
       );
       if (original === null && dedupable) {
-        const capture = { url: x.url, date: x.date, recordId: responseId };
+        const place = { file: response!.file, offset: response!.offset, length: response!.length };
+        const capture = { url: x.url, date: x.date, recordId: responseId, place };
         this.#memory.set(payloadDigest, capture);
         this.#onOriginal?.(payloadDigest, capture);
       }

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ArchiveInUseError, Catalogue, type NewUrl } from '../../../electron/engine/store/catalogue.js';
+import Database from 'better-sqlite3';
+import { ArchiveFormatError, ArchiveInUseError, Catalogue, type NewUrl } from '../../../electron/engine/store/catalogue.js';
 
 function row(url: string, depth: number, extra: Partial<NewUrl> = {}): NewUrl {
   return {
@@ -104,4 +105,85 @@ describe('Catalogue', () => {
       c.close();
     }
   });
+
+  it('keeps where a capture\'s response record is', () => {
+    const c = Catalogue.open(path.join(dir, 'capture-place.sqlite'));
+    try {
+      const capture = { url: 'http://a.test/', date: new Date('2026-01-02T03:04:05Z'), recordId: '<urn:uuid:3>', place: { file: 'a.warc.gz', offset: 1234, length: 567 } };
+      c.putCapture('sha256:CCCC', capture);
+      assert.deepEqual(c.captureByDigest('sha256:CCCC'), capture);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('keeps one place for a document\'s original: the last one put', () => {
+    const c = Catalogue.open(path.join(dir, 'originals.sqlite'));
+    try {
+      const record = { file: 'a.warc.gz', offset: 10, length: 20 };
+      assert.equal(c.getOriginal(1), undefined);
+      c.putOriginal(1, 'text/html', { packed: Buffer.from('deflated') });
+      c.putOriginal(1, 'text/html', { record });
+      assert.deepEqual(c.getOriginal(1), { record });
+      c.putOriginal(1, 'text/html', { packed: Buffer.from('again') });
+      assert.deepEqual(c.getOriginal(1), { packed: Buffer.from('again') });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('upgrades a schema version 1 archive in place, and reads one opened read-only', () => {
+    const file = path.join(dir, 'v1.sqlite');
+    const db = new Database(file);
+    db.exec(SCHEMA_V1);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', '1')").run();
+    db.prepare("INSERT INTO payload_captures (digest, url, date, record_id) VALUES ('sha256:OLD', 'http://a.test/', '2025-01-01T00:00:00.000Z', '<urn:uuid:4>')").run();
+    db.prepare("INSERT INTO urls (url, site, depth, state) VALUES ('http://a.test/', 'http://a.test', 0, 'archived')").run();
+    db.close();
+
+    const readOnly = Catalogue.open(file, { readonly: true });
+    try {
+      assert.equal(readOnly.countByState().archived, 1);
+      assert.equal(readOnly.getMeta('schema_version'), '1', 'a read-only open changes nothing');
+    } finally {
+      readOnly.close();
+    }
+
+    const c = Catalogue.open(file);
+    try {
+      assert.equal(c.getMeta('schema_version'), '2');
+      // A capture saved by version 1 has no place; a new one has.
+      assert.deepEqual(c.captureByDigest('sha256:OLD'), { url: 'http://a.test/', date: new Date('2025-01-01T00:00:00.000Z'), recordId: '<urn:uuid:4>' });
+      c.putOriginal(1, 'text/html', { record: { file: 'a.warc.gz', offset: 0, length: 1 } });
+      assert.deepEqual(c.getOriginal(1), { record: { file: 'a.warc.gz', offset: 0, length: 1 } });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('refuses an archive of a newer schema version', () => {
+    const file = path.join(dir, 'future.sqlite');
+    const db = new Database(file);
+    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '99');");
+    db.close();
+    assert.throws(() => Catalogue.open(file), (e: unknown) => e instanceof ArchiveFormatError && /schema version 99/.test(e.message));
+  });
 });
+
+/** The tables as schema version 1 created them. */
+const SCHEMA_V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE urls (
+  id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, site TEXT NOT NULL, depth INTEGER NOT NULL, state TEXT NOT NULL,
+  requisite INTEGER NOT NULL DEFAULT 0, parent_id INTEGER, via TEXT, type_hint TEXT, redirect_hops INTEGER NOT NULL DEFAULT 0,
+  http_status INTEGER, content_type TEXT, bytes INTEGER, local_path TEXT, redirect_to_id INTEGER, skip_reason TEXT,
+  error TEXT, title TEXT, fetched_at TEXT
+);
+CREATE INDEX urls_queue ON urls (site, depth, id) WHERE state = 'queued';
+CREATE TABLE links (from_id INTEGER NOT NULL, to_id INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT, written TEXT);
+CREATE INDEX links_from ON links (from_id);
+CREATE TABLE query_variants (key TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE robots (site TEXT PRIMARY KEY, http_status INTEGER, body TEXT, error TEXT, fetched_at TEXT NOT NULL);
+CREATE TABLE originals (url_id INTEGER PRIMARY KEY, content_type TEXT, body BLOB NOT NULL);
+CREATE TABLE payload_captures (digest TEXT PRIMARY KEY, url TEXT NOT NULL, date TEXT NOT NULL, record_id TEXT NOT NULL);
+`;

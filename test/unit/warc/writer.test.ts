@@ -154,7 +154,8 @@ describe('WarcWriter: one file read back with warcio', () => {
   it('writes a revisit for a payload already archived, pointing at the first capture', () => {
     const first = given[0]!.loc;
     const again = given[3]!.loc;
-    assert.deepEqual(again.revisitOf, { url: home.url, date: home.date, recordId: first.recordId });
+    const place = { file: first.file, offset: first.offset, length: first.length };
+    assert.deepEqual(again.revisitOf, { url: home.url, date: home.date, recordId: first.recordId, place });
     assert.equal(again.payloadDigest, first.payloadDigest);
     const revisit = raw[7]!;
     assert.equal(revisit.header('WARC-Profile'), 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest');

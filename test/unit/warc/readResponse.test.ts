@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { WarcError } from '../../../electron/engine/warc/errors.js';
+import { readResponseRecord } from '../../../electron/engine/warc/readResponse.js';
+import { WarcWriter } from '../../../electron/engine/warc/writer.js';
+import { exchange, tempDir, warcFiles } from './fixtures.js';
+
+const PAGE = '<!doctype html><title>Reading room</title><a href="/hours">Hours</a>';
+
+describe('readResponseRecord: a response read back from where the writer put it', () => {
+  let dir: string;
+  let writer: WarcWriter;
+
+  beforeEach(async () => {
+    dir = tempDir();
+    writer = await WarcWriter.open({ dir, prefix: 'test', software: 'Harvest/test' });
+  });
+
+  afterEach(async () => {
+    await writer.close().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('returns the payload as received and the HTTP headers, from the file still being written', async () => {
+    await writer.writeExchange(exchange('http://lib.test/before'));
+    const payload = gzipSync(PAGE);
+    const at = await writer.writeExchange(
+      exchange('http://lib.test/', {
+        responseHeaders: [
+          ['Content-Type', 'text/html; charset=utf-8'],
+          ['Content-Encoding', 'gzip'],
+        ],
+        payload,
+      }),
+    );
+    assert.ok(warcFiles(dir)[0]!.endsWith('.open'), 'the file is still open');
+    const read = await readResponseRecord(dir, at);
+    assert.deepEqual(read.payload, payload);
+    assert.equal(read.headers.get('content-encoding'), 'gzip');
+    assert.equal(read.headers.get('content-type'), 'text/html; charset=utf-8');
+  });
+
+  it('finds the record under the finished name once the file is closed', async () => {
+    const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
+    await writer.close();
+    assert.ok(!warcFiles(dir)[0]!.endsWith('.open'));
+    assert.equal((await readResponseRecord(dir, at)).payload.toString(), PAGE);
+  });
+
+  it('reports a payload that no longer matches its digest as damaged', async () => {
+    const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
+    await writer.close();
+    const file = path.join(dir, at.file);
+    // Rewrite the member with one payload byte changed: a valid gzip member whose digest is now wrong.
+    const bytes = readFileSync(file);
+    const record = gunzipSync(bytes.subarray(at.offset, at.offset + at.length));
+    const i = record.indexOf('Reading room');
+    record[i] = 'r'.charCodeAt(0);
+    const member = gzipSync(record);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, at.offset), member]));
+    await assert.rejects(readResponseRecord(dir, { ...at, length: member.length }), (e: unknown) => {
+      assert.ok(e instanceof WarcError);
+      assert.equal(e.code, 'damaged');
+      assert.match(e.message, /digest/);
+      return true;
+    });
+  });
+
+  it('reports a missing file, a short file and a place that is no gzip member as damaged', async () => {
+    const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
+    await writer.close();
+    const damaged = (e: unknown) => e instanceof WarcError && e.code === 'damaged';
+    await assert.rejects(readResponseRecord(dir, { ...at, offset: at.offset + 1 }), damaged);
+    await assert.rejects(readResponseRecord(dir, { ...at, length: at.length + 1_000_000 }), damaged);
+    renameSync(path.join(dir, at.file), path.join(dir, 'elsewhere.warc.gz'));
+    await assert.rejects(readResponseRecord(dir, at), damaged);
+  });
+
+  it('refuses a record that is not a response', async () => {
+    const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
+    const meta = await writer.writeMetadata({ url: 'http://lib.test/', date: new Date(), concurrentTo: at.recordId, outlinks: [] });
+    await assert.rejects(readResponseRecord(dir, meta), /not a response/);
+  });
+});
