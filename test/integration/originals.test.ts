@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { DocumentPool } from '../../electron/engine/crawl/documentPool.js';
@@ -109,5 +111,60 @@ describe('originals for the finishing rewrite pass', () => {
     } finally {
       check.close();
     }
+  });
+});
+
+describe('a revisit whose first capture was sent with another Content-Encoding', () => {
+  let work: string;
+  let server: Server;
+  let origin: string;
+  const page = '<!doctype html><title>Opening hours</title><p>Reading room hours.</p><a href="/moved">Visit</a>';
+  const gzipped = gzipSync(page);
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-revisit-encoding-'));
+    server = createServer((req, res) => {
+      if (req.url === '/') {
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Home</title><a href="/hours.gz">file</a> <a href="/hours.html">page</a>');
+      } else if (req.url === '/hours.gz') {
+        // The same bytes as a plain download: recorded first, with no Content-Encoding.
+        res.writeHead(200, { 'Content-Type': 'application/gzip' }).end(gzipped);
+      } else if (req.url === '/hours.html') {
+        // Sent later, so its record is the revisit.
+        setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip' }).end(gzipped), 300);
+      } else if (req.url === '/moved') {
+        // Predicted as moved.html, so the page's copy is rewritten once the redirect is known.
+        res.writeHead(302, { Location: '/visit.html' }).end();
+      } else if (req.url === '/visit.html') {
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Visit</title>');
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const addr = server.address();
+    origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  });
+
+  after(() => {
+    server?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('rewrites the page from the shared payload, decoded as the page itself was sent', async () => {
+    const archive = path.join(work, 'archive');
+    const r = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet']);
+    assert.equal(r.status, 0, r.stderr);
+    const db = new Database(path.join(archive, 'catalogue.sqlite'), { readonly: true });
+    try {
+      const stored = db
+        .prepare("SELECT r.content_encoding FROM original_records r JOIN urls u ON u.id = r.url_id WHERE u.url = ?")
+        .get(`${origin}/hours.html`) as { content_encoding: string | null } | undefined;
+      assert.deepEqual(stored, { content_encoding: 'gzip' });
+    } finally {
+      db.close();
+    }
+    const site = readdirSync(path.join(archive, 'mirror')).find((f) => f.startsWith('127.0.0.1'))!;
+    const copy = readFileSync(path.join(archive, 'mirror', site, 'hours.html'), 'utf8');
+    assert.match(copy, /Reading room hours/);
+    assert.match(copy, /href="visit\.html"/, 'rewritten once the redirect was known');
   });
 });

@@ -812,7 +812,8 @@ export class Crawl {
  */
 function originalOf(res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): StoredOriginal {
   if (recorded === null) return { packed: doc.original ?? packOriginal(res.body) };
-  if (recorded.revisitOf === undefined) return { record: { file: recorded.file, offset: recorded.offset, length: recorded.length } };
+  const contentEncoding = res.headers['content-encoding'] ?? null;
+  if (recorded.revisitOf === undefined) return { record: { file: recorded.file, offset: recorded.offset, length: recorded.length }, contentEncoding };
   const first = recorded.revisitOf.place;
-  return first !== undefined ? { record: first } : { packed: packOriginal(res.body) };
+  return first !== undefined ? { record: first, contentEncoding } : { packed: packOriginal(res.body) };
 }

@@ -6,7 +6,7 @@ import { FetchError } from '../fetch/errors.js';
 import { canonicalize } from '../url/canonical.js';
 import { hrefBetween } from '../url/localPath.js';
 import { WarcError } from '../warc/errors.js';
-import { readResponseRecord } from '../warc/readResponse.js';
+import { readResponsePayload } from '../warc/readResponse.js';
 import type { RecordPlace } from '../warc/types.js';
 import type { DocumentPool } from './documentPool.js';
 import { documentKind, finalTarget, unpackOriginal } from './documents.js';
@@ -101,7 +101,7 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
   if (kind === 'other') return;
   let body: Buffer;
   try {
-    body = 'packed' in original ? unpackOriginal(original.packed) : await readOriginal(archive, original.record);
+    body = 'packed' in original ? unpackOriginal(original.packed) : await readOriginal(archive, original.record, original.contentEncoding);
   } catch (e) {
     if (!(e instanceof FetchError || (e instanceof WarcError && e.code === 'damaged'))) throw e;
     // The copy keeps the references it was first written with; the URL's log says why.
@@ -127,10 +127,10 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
   c.transaction(() => c.replaceLinks(id, links));
 }
 
-/** A document's original bytes read back from its response record, content encoding undone as the fetcher did. */
-async function readOriginal(archive: Archive, place: RecordPlace): Promise<Buffer> {
-  const { headers, payload } = await readResponseRecord(archive.warcDir, place);
-  return decodeContent(payload, headers.get('content-encoding') ?? null, archive.job.fetch.maxResponseBytes);
+/** A document's original bytes read back from the WARC, its content encoding undone as the fetcher did. */
+async function readOriginal(archive: Archive, place: RecordPlace, contentEncoding: string | null): Promise<Buffer> {
+  const payload = await readResponsePayload(archive.warcDir, place);
+  return decodeContent(payload, contentEncoding, archive.job.fetch.maxResponseBytes);
 }
 
 /** The mirror's front door: a page linking to each seed's saved copy. */

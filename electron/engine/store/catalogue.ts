@@ -84,8 +84,11 @@ export interface PayloadCapture {
   place?: RecordPlace;
 }
 
-/** A saved document's original bytes: its response record in the WARC files, or deflated in the catalogue. */
-export type StoredOriginal = { record: RecordPlace } | { packed: Buffer };
+/**
+ * A saved document's original bytes: a payload in the WARC files with the Content-Encoding to undo,
+ * or deflated in the catalogue.
+ */
+export type StoredOriginal = { record: RecordPlace; contentEncoding: string | null } | { packed: Buffer };
 
 export interface PageRow {
   url: string;
@@ -150,9 +153,10 @@ const STATEMENTS = {
   putPackedOriginal: 'INSERT OR REPLACE INTO originals (url_id, content_type, body) VALUES (?, ?, ?)',
   dropPackedOriginal: 'DELETE FROM originals WHERE url_id = ?',
   getPackedOriginal: 'SELECT body FROM originals WHERE url_id = ?',
-  putOriginalRecord: 'INSERT OR REPLACE INTO original_records (url_id, file, offset, length) VALUES (?, ?, ?, ?)',
+  putOriginalRecord:
+    'INSERT OR REPLACE INTO original_records (url_id, file, offset, length, content_encoding) VALUES (?, ?, ?, ?, ?)',
   dropOriginalRecord: 'DELETE FROM original_records WHERE url_id = ?',
-  getOriginalRecord: 'SELECT file, offset, length FROM original_records WHERE url_id = ?',
+  getOriginalRecord: 'SELECT file, offset, length, content_encoding FROM original_records WHERE url_id = ?',
   staleDocuments: `SELECT DISTINCT l.from_id AS id FROM links l JOIN urls u ON u.id = l.to_id
      WHERE l.from_id BETWEEN ? AND ?
        AND l.written IS NOT (CASE WHEN u.state IN ('archived', 'redirect') THEN u.local_path END)
@@ -417,13 +421,14 @@ export class Catalogue {
       this.stmt('putPackedOriginal').run(urlId, contentType, original.packed);
     } else {
       this.stmt('dropPackedOriginal').run(urlId);
-      this.stmt('putOriginalRecord').run(urlId, original.record.file, original.record.offset, original.record.length);
+      const { file, offset, length } = original.record;
+      this.stmt('putOriginalRecord').run(urlId, file, offset, length, original.contentEncoding);
     }
   }
 
   getOriginal(urlId: number): StoredOriginal | undefined {
-    const record = this.stmt('getOriginalRecord').get(urlId) as RecordPlace | undefined;
-    if (record) return { record };
+    const record = this.stmt('getOriginalRecord').get(urlId) as (RecordPlace & { content_encoding: string | null }) | undefined;
+    if (record) return { record: { file: record.file, offset: record.offset, length: record.length }, contentEncoding: record.content_encoding };
     const packed = this.stmt('getPackedOriginal').get(urlId) as { body: Buffer } | undefined;
     return packed && { packed: packed.body };
   }

@@ -77,8 +77,8 @@ CREATE TABLE IF NOT EXISTS robots (
 );
 
 -- The original bytes of each saved HTML and CSS document, so its copy can be rewritten again once
--- the fate of every URL it references is known: where its response record is in the WARC files
--- (original_records), or, when no WARC holds them (WARC off, or a revisit record), deflated here.
+-- the fate of every URL it references is known: where its payload is in the WARC files (its response
+-- record, or for a revisit its first capture's), or, without such a place, deflated here.
 CREATE TABLE IF NOT EXISTS originals (
   url_id INTEGER PRIMARY KEY,
   content_type TEXT,
@@ -89,7 +89,9 @@ CREATE TABLE IF NOT EXISTS original_records (
   -- the WARC file's finished name, its record's gzip member
   file TEXT NOT NULL,
   offset INTEGER NOT NULL,
-  length INTEGER NOT NULL
+  length INTEGER NOT NULL,
+  -- this response's own Content-Encoding (a revisit's first capture may have been sent otherwise)
+  content_encoding TEXT
 );
 
 -- The first capture of each payload digest (sha256:<base32>) recorded in the WARC files, so an

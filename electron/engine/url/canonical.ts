@@ -73,7 +73,7 @@ export function canonicalize(input: string, base?: string): string | null {
   if (pathname !== url.pathname) url.pathname = pathname;
   const query = url.search.slice(1);
   const search = normalizeEncoding(query, QUERY_RAW, QUERY_PLAIN);
-  // Assigning '' drops an empty '?' as well.
-  if (search !== query || (search === '' && url.href.endsWith('?'))) url.search = search;
+  // Assigning drops an empty '?', and a '?' that starts the query ('??a' is '?a').
+  if (search !== query || search.startsWith('?') || (search === '' && url.href.endsWith('?'))) url.search = search;
   return url.href;
 }

@@ -7,20 +7,15 @@ import { parseWarcHead } from './fields.js';
 import { OPEN_SUFFIX } from './fileNames.js';
 import type { RecordPlace } from './types.js';
 
-/** A response record read back: its HTTP header lines (lowercased names) and its payload as received. */
-export interface ReadResponse {
-  headers: Map<string, string>;
-  payload: Buffer;
-}
-
 const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
 
 /**
- * Reads one response record that a WarcWriter wrote in `dir`, with one ranged read: the file under
- * its finished name or, while it is still being written, its open name. The payload is checked
- * against the record's WARC-Payload-Digest, so a damaged file is reported, never silently used.
+ * Reads back the payload (as received, before content decoding) of one response record that a
+ * WarcWriter wrote in `dir`, with one ranged read: the file under its finished name or, while it is
+ * still being written, its open name. The payload is checked against the record's
+ * WARC-Payload-Digest, so a damaged file is reported, never silently used.
  */
-export async function readResponseRecord(dir: string, place: RecordPlace): Promise<ReadResponse> {
+export async function readResponsePayload(dir: string, place: RecordPlace): Promise<Buffer> {
   const member = await readMember(dir, place);
   let record: Buffer;
   try {
@@ -38,42 +33,32 @@ export async function readResponseRecord(dir: string, place: RecordPlace): Promi
   if (httpEnd < 0) throw damaged(place, 'no HTTP response head');
   const payload = block.subarray(httpEnd + BLANK_LINE.length);
   if (warcDigest([payload]) !== head.get('warc-payload-digest')) throw damaged(place, 'payload does not match its digest');
-  return { headers: httpHeaders(block.subarray(0, httpEnd).toString('latin1')), payload };
+  return payload;
 }
+
+/** Out of file handles or memory: the process's trouble, not the file's, so not reported as damage. */
+const PROCESS_ERRORS = new Set(['EMFILE', 'ENFILE', 'ENOMEM']);
 
 async function readMember(dir: string, place: RecordPlace): Promise<Buffer> {
   for (const name of [place.file, place.file + OPEN_SUFFIX]) {
-    let fh;
     try {
-      fh = await open(path.join(dir, name), 'r');
+      const fh = await open(path.join(dir, name), 'r');
+      try {
+        const buf = Buffer.alloc(place.length);
+        const { bytesRead } = await fh.read(buf, 0, place.length, place.offset);
+        if (bytesRead < place.length) throw damaged(place, `the file ends ${place.length - bytesRead} bytes short of the record`);
+        return buf;
+      } finally {
+        await fh.close();
+      }
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw e;
-    }
-    try {
-      const buf = Buffer.alloc(place.length);
-      const { bytesRead } = await fh.read(buf, 0, place.length, place.offset);
-      if (bytesRead < place.length) throw damaged(place, `the file ends ${place.length - bytesRead} bytes short of the record`);
-      return buf;
-    } finally {
-      await fh.close();
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      if (e instanceof WarcError || (code !== undefined && PROCESS_ERRORS.has(code))) throw e;
+      throw damaged(place, (e as Error).message);
     }
   }
   throw damaged(place, 'the file is missing');
-}
-
-/** Header lines after the status line, by lowercased name; repeats joined with ', '. */
-function httpHeaders(head: string): Map<string, string> {
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n').slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    const previous = headers.get(name);
-    headers.set(name, previous === undefined ? value : `${previous}, ${value}`);
-  }
-  return headers;
 }
 
 function damaged(place: RecordPlace, why: string): WarcError {

@@ -123,8 +123,8 @@ describe('Catalogue', () => {
       const record = { file: 'a.warc.gz', offset: 10, length: 20 };
       assert.equal(c.getOriginal(1), undefined);
       c.putOriginal(1, 'text/html', { packed: Buffer.from('deflated') });
-      c.putOriginal(1, 'text/html', { record });
-      assert.deepEqual(c.getOriginal(1), { record });
+      c.putOriginal(1, 'text/html', { record, contentEncoding: 'gzip' });
+      assert.deepEqual(c.getOriginal(1), { record, contentEncoding: 'gzip' });
       c.putOriginal(1, 'text/html', { packed: Buffer.from('again') });
       assert.deepEqual(c.getOriginal(1), { packed: Buffer.from('again') });
     } finally {
@@ -154,8 +154,8 @@ describe('Catalogue', () => {
       assert.equal(c.getMeta('schema_version'), '2');
       // A capture saved by version 1 has no place; a new one has.
       assert.deepEqual(c.captureByDigest('sha256:OLD'), { url: 'http://a.test/', date: new Date('2025-01-01T00:00:00.000Z'), recordId: '<urn:uuid:4>' });
-      c.putOriginal(1, 'text/html', { record: { file: 'a.warc.gz', offset: 0, length: 1 } });
-      assert.deepEqual(c.getOriginal(1), { record: { file: 'a.warc.gz', offset: 0, length: 1 } });
+      c.putOriginal(1, 'text/html', { record: { file: 'a.warc.gz', offset: 0, length: 1 }, contentEncoding: null });
+      assert.deepEqual(c.getOriginal(1), { record: { file: 'a.warc.gz', offset: 0, length: 1 }, contentEncoding: null });
     } finally {
       c.close();
     }

@@ -28,6 +28,12 @@ describe('canonicalize', () => {
     assert.equal(canonicalize('http://h/p#'), 'http://h/p');
   });
 
+  it('drops one "?" that opens the query, whether or not the rest needs escaping', () => {
+    assert.equal(canonicalize('http://h/??a'), 'http://h/?a');
+    assert.equal(canonicalize('http://h/??a~'), 'http://h/?a~');
+    assert.equal(canonicalize('http://h/??a%7E'), 'http://h/?a~');
+  });
+
   it('gives an empty path the root', () => {
     assert.equal(canonicalize('http://h'), 'http://h/');
     assert.equal(canonicalize('http://h?q=1'), 'http://h/?q=1');

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { WarcError } from '../../../electron/engine/warc/errors.js';
-import { readResponseRecord } from '../../../electron/engine/warc/readResponse.js';
+import { readResponsePayload } from '../../../electron/engine/warc/readResponse.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { exchange, tempDir, warcFiles } from './fixtures.js';
 
 const PAGE = '<!doctype html><title>Reading room</title><a href="/hours">Hours</a>';
 
-describe('readResponseRecord: a response read back from where the writer put it', () => {
+describe('readResponsePayload: a response payload read back from where the writer put it', () => {
   let dir: string;
   let writer: WarcWriter;
 
@@ -24,7 +24,7 @@ describe('readResponseRecord: a response read back from where the writer put it'
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('returns the payload as received and the HTTP headers, from the file still being written', async () => {
+  it('returns the payload as received, from the file still being written', async () => {
     await writer.writeExchange(exchange('http://lib.test/before'));
     const payload = gzipSync(PAGE);
     const at = await writer.writeExchange(
@@ -37,17 +37,14 @@ describe('readResponseRecord: a response read back from where the writer put it'
       }),
     );
     assert.ok(warcFiles(dir)[0]!.endsWith('.open'), 'the file is still open');
-    const read = await readResponseRecord(dir, at);
-    assert.deepEqual(read.payload, payload);
-    assert.equal(read.headers.get('content-encoding'), 'gzip');
-    assert.equal(read.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.deepEqual(await readResponsePayload(dir, at), payload);
   });
 
   it('finds the record under the finished name once the file is closed', async () => {
     const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
     await writer.close();
     assert.ok(!warcFiles(dir)[0]!.endsWith('.open'));
-    assert.equal((await readResponseRecord(dir, at)).payload.toString(), PAGE);
+    assert.equal((await readResponsePayload(dir, at)).toString(), PAGE);
   });
 
   it('reports a payload that no longer matches its digest as damaged', async () => {
@@ -61,7 +58,7 @@ describe('readResponseRecord: a response read back from where the writer put it'
     record[i] = 'r'.charCodeAt(0);
     const member = gzipSync(record);
     writeFileSync(file, Buffer.concat([bytes.subarray(0, at.offset), member]));
-    await assert.rejects(readResponseRecord(dir, { ...at, length: member.length }), (e: unknown) => {
+    await assert.rejects(readResponsePayload(dir, { ...at, length: member.length }), (e: unknown) => {
       assert.ok(e instanceof WarcError);
       assert.equal(e.code, 'damaged');
       assert.match(e.message, /digest/);
@@ -73,15 +70,15 @@ describe('readResponseRecord: a response read back from where the writer put it'
     const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
     await writer.close();
     const damaged = (e: unknown) => e instanceof WarcError && e.code === 'damaged';
-    await assert.rejects(readResponseRecord(dir, { ...at, offset: at.offset + 1 }), damaged);
-    await assert.rejects(readResponseRecord(dir, { ...at, length: at.length + 1_000_000 }), damaged);
+    await assert.rejects(readResponsePayload(dir, { ...at, offset: at.offset + 1 }), damaged);
+    await assert.rejects(readResponsePayload(dir, { ...at, length: at.length + 1_000_000 }), damaged);
     renameSync(path.join(dir, at.file), path.join(dir, 'elsewhere.warc.gz'));
-    await assert.rejects(readResponseRecord(dir, at), damaged);
+    await assert.rejects(readResponsePayload(dir, at), damaged);
   });
 
   it('refuses a record that is not a response', async () => {
     const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
     const meta = await writer.writeMetadata({ url: 'http://lib.test/', date: new Date(), concurrentTo: at.recordId, outlinks: [] });
-    await assert.rejects(readResponseRecord(dir, meta), /not a response/);
+    await assert.rejects(readResponsePayload(dir, meta), /not a response/);
   });
 });
