@@ -8,6 +8,7 @@ import { parseJob } from '../../shared/job.js';
 import { Crawl } from '../../electron/engine/crawl/crawl.js';
 import { Archive } from '../../electron/engine/store/archive.js';
 import { readRaw, type RawRecord } from '../helpers/warcReadBack.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const LOGO = Buffer.from('89504e470d0a1a0a' + 'ab'.repeat(300), 'hex');
 
@@ -28,9 +29,7 @@ describe('payload deduplication across runs', () => {
         res.writeHead(200, { 'Content-Type': 'image/png' }).end(LOGO);
       } else res.writeHead(404).end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const addr = server.address();
-    origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    origin = await listenOnLoopback(server);
   });
 
   after(() => {

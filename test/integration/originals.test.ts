@@ -11,6 +11,7 @@ import { finalizeMirror } from '../../electron/engine/crawl/finalize.js';
 import { Archive } from '../../electron/engine/store/archive.js';
 import { linkcheck, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const DOCUMENTS_SQL = "SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND (content_type LIKE 'text/html%' OR content_type LIKE 'text/css%')";
 
@@ -139,9 +140,7 @@ describe('a revisit whose first capture was sent with another Content-Encoding',
         res.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Visit</title>');
       } else res.writeHead(404).end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const addr = server.address();
-    origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    origin = await listenOnLoopback(server);
   });
 
   after(() => {
