@@ -24,7 +24,7 @@ export async function readResponsePayload(dir: string, place: RecordPlace): Prom
     throw damaged(place, `not a gzip member (${(e as Error).message})`);
   }
   const headEnd = record.indexOf(BLANK_LINE);
-  const head = headEnd < 0 ? null : parseWarcHead(record.subarray(0, headEnd + 4).toString('utf8'));
+  const head = headEnd < 0 ? null : parseWarcHead(record.subarray(0, headEnd + BLANK_LINE.length).toString('utf8'));
   if (head === null) throw damaged(place, 'no WARC record head');
   if (head.get('warc-type') !== 'response') throw damaged(place, `a ${head.get('warc-type') ?? 'untyped'} record, not a response`);
   const blockStart = headEnd + BLANK_LINE.length;
