@@ -84,12 +84,30 @@ export function targets(results) {
   return t;
 }
 
+/** CPU milliseconds per request. */
+const cpuPerRequest = (r) => (r?.cpuSeconds != null && r.requests ? (r.cpuSeconds * 1000) / r.requests : null);
+
+function floorLine(s1) {
+  const fl = s1.floor;
+  if (fl.error) return `Floor (bench/floor.mjs): ${fl.error}`;
+  const guarded = s1.peers.find((p) => p.name === 'wget-guarded');
+  const perPeer = guarded ? `, wget-guarded ${f(cpuPerRequest(guarded), 2)} ms` : '';
+  return (
+    `Floor (bench/floor.mjs, same server): the ${f(fl.requests)} manifest URLs, known in advance, fetched over ${fl.connections} connections, decompressed, HTML tokenised, each written to a file, nothing else: ` +
+    `${f(fl.wallSeconds, 2)} s wall, ${f(fl.cpuSeconds, 2)} s CPU. CPU per request: floor ${f(cpuPerRequest(fl), 2)} ms, Harvest ${f(cpuPerRequest(s1.harvest), 2)} ms${perPeer}.`
+  );
+}
+
+const WARMUP_NOTE =
+  "Before each scenario's measured runs the bench fetches every page and asset once with Harvest's and once with HTTrack's Accept-Encoding, unmeasured, so serve.mjs answers every crawler from a warm cache (results in bench/results/ without this sentence were measured without the warm-up: Harvest, the first crawler, paid the server's cold-cache compression).";
+
 export function markdown(results) {
-  const out = [`# Harvest benchmark, ${results.date}`, '', `Machine: ${results.machine}. Options: \`${results.argv}\`. Load average at start ${results.loadavgStart}.`, ''];
+  const out = [`# Harvest benchmark, ${results.date}`, '', `Machine: ${results.machine}. Options: \`${results.argv}\`. Load average at start ${results.loadavgStart}.`, '', WARMUP_NOTE, ''];
   const s1 = results.scenarios['1'];
   if (s1) {
     out.push(`## Scenario 1: ${f(s1.pages)} pages, no added latency, compression on`, '', ...crawlTable([s1.harvest, ...s1.peers]), '');
     if (s1.rawLimit?.bestReqPerSec) out.push(`Raw fetch limit (raw-limit.mjs, same run): ${s1.rawLimit.latency0.map((r) => `${f(r.reqPerSec)} req/s at concurrency ${r.concurrency}`).join(', ')}; Harvest fetched at ${f(s1.harvest.requestsPerSec, 1)} req/s over the whole run (${f(pct(s1.harvest.requestsPerSec, s1.rawLimit.bestReqPerSec), 1)}% of the best), ${f(s1.harvest.fetchPhaseRequestsPerSec, 1)} req/s over its fetch phase.`, '');
+    if (s1.floor) out.push(floorLine(s1), '');
     for (const r of peerRatios(s1)) out.push(`- Harvest vs ${r.text}`);
     out.push('');
   }

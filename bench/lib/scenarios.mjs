@@ -10,11 +10,16 @@ import { BenchServer, ensureSite } from './site.mjs';
 const CEILING_CONNECTIONS = 8;
 const CEILING_LATENCY_MS = 50;
 
+/** What each crawler sends as Accept-Encoding; serve.mjs prefers br, then gzip (wget sends identity). */
+const ACCEPT_ENCODINGS = { harvest: 'gzip, deflate, br', httrack: 'gzip, identity;q=0.9' };
+
 async function withServer(ctx, pages, opts, fn) {
   const site = ensureSite(ctx.benchDir, ctx.sitesDir, pages, ctx.port, ctx.log);
   const server = await new BenchServer(ctx.benchDir, site, ctx.port, { ...opts, logFile: path.join(ctx.out, 'serve.log') }).ready();
   try {
-    return await fn(server, site);
+    const warm = await server.warm(Object.values(ACCEPT_ENCODINGS));
+    ctx.log(`server caches warmed: ${warm.urls} URLs × ${warm.acceptEncodings.length} encodings in ${warm.seconds} s`);
+    return { ...(await fn(server, site)), serverWarmup: warm };
   } finally {
     await server.stop();
   }
@@ -71,12 +76,23 @@ function rawLimit(ctx, site) {
   };
 }
 
+/** bench/floor.mjs on the scenario's server: what fetching, decoding, tokenising and writing alone cost. */
+function floor(ctx, server, site) {
+  const out = path.join(ctx.out, 'floor');
+  ctx.log('scenario 1: floor (bench/floor.mjs)');
+  const r = spawnSync(process.execPath, [path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', server.origin, '--manifest', site.manifestFile, '--out', out], { encoding: 'utf8' });
+  fs.rmSync(out, { recursive: true, force: true });
+  if (r.status !== 0) return { error: `floor.mjs exited ${r.status}: ${r.stderr.trim()}` };
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
+}
+
 /** 1 (and 5): CPU efficiency on the 5,000-page site without latency, compressed; progress gaps from its events. */
 export async function scenario1(ctx) {
   return withServer(ctx, ctx.pages, { compress: true }, async (server, site) => {
     const raw = ctx.rawLimit ? rawLimit(ctx, site) : null;
+    const nodeFloor = floor(ctx, server, site);
     const { harvest, peers, events } = await harvestAndPeers(ctx, server, 'scenario1');
-    return { pages: site.pageCount, assets: site.assetCount, latencyMs: 0, compress: true, rawLimit: raw, harvest, peers, responsiveness: progressGaps(events) };
+    return { pages: site.pageCount, assets: site.assetCount, latencyMs: 0, compress: true, rawLimit: raw, floor: nodeFloor, harvest, peers, responsiveness: progressGaps(events) };
   });
 }
 

@@ -1,6 +1,7 @@
 // The bench site: generated once per size and origin (cached), served by serve.mjs, counted by /__stats.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { sleep } from './measure.mjs';
 
@@ -49,6 +50,41 @@ export class BenchServer {
       return this;
     }
     throw new Error('serve.mjs did not start');
+  }
+
+  /**
+   * Fetches every page and asset of the manifest once per Accept-Encoding, unmeasured. serve.mjs
+   * reads each file and compresses each body once, then answers from memory: without this the first
+   * crawler of a scenario pays the server's cold-cache CPU (4.5 s on the 5,000-page site) on the
+   * same two cores, and every later one does not.
+   */
+  async warm(acceptEncodings) {
+    const { pages, assets } = JSON.parse(fs.readFileSync(this.site.manifestFile, 'utf8'));
+    const paths = [...pages, ...assets].map((x) => {
+      const u = new URL(x.url, this.origin);
+      return u.pathname + u.search;
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    const get = (p, enc) =>
+      new Promise((resolve) => {
+        const req = http.get(`${this.origin}${p}`, { agent, headers: enc ? { 'accept-encoding': enc } : {} }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+          res.on('error', resolve);
+        });
+        req.on('error', resolve);
+      });
+    const started = Date.now();
+    for (const enc of acceptEncodings) {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 64 }, async () => {
+          while (next < paths.length) await get(paths[next++], enc);
+        }),
+      );
+    }
+    agent.destroy();
+    return { urls: paths.length, acceptEncodings, seconds: Math.round((Date.now() - started) / 100) / 10 };
   }
 
   stats(detail = false) {
