@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The least a Node crawler must do for the bench site, as a yardstick for scenario 1: fetch every
 // page and asset the manifest lists (known in advance, so no link discovery), over 8 kept-alive
-// connections with Harvest's Accept-Encoding, undo the compression, tokenise each HTML page with
+// connections with the given Accept-Encoding (Harvest's), undo the compression, tokenise each HTML page with
 // htmlparser2 and write each body to its own file. No scope, robots, politeness, WARC, catalogue or
 // rewriting. Prints one JSON line: requests, wall and CPU seconds.
 //
-//   node bench/floor.mjs --origin http://127.0.0.1:8765 --manifest SITE/manifest.json --out DIR
+//   node bench/floor.mjs --origin http://127.0.0.1:8765 --manifest SITE/manifest.json --out DIR --accept-encoding 'gzip, deflate, br'
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -13,9 +13,11 @@ import { parseArgs } from 'node:util';
 import { Parser } from 'htmlparser2';
 import { Pool } from 'undici';
 
-const { values: opt } = parseArgs({ options: { origin: { type: 'string' }, manifest: { type: 'string' }, out: { type: 'string' }, connections: { type: 'string', default: '8' } } });
-if (!opt.origin || !opt.manifest || !opt.out) {
-  console.error('usage: floor.mjs --origin URL --manifest FILE --out DIR [--connections N]');
+const { values: opt } = parseArgs({
+  options: { origin: { type: 'string' }, manifest: { type: 'string' }, out: { type: 'string' }, 'accept-encoding': { type: 'string' }, connections: { type: 'string', default: '8' } },
+});
+if (!opt.origin || !opt.manifest || !opt.out || !opt['accept-encoding']) {
+  console.error('usage: floor.mjs --origin URL --manifest FILE --out DIR --accept-encoding VALUE [--connections N]');
   process.exit(2);
 }
 const { pages, assets } = JSON.parse(fs.readFileSync(opt.manifest, 'utf8'));
@@ -37,7 +39,7 @@ await Promise.all(
   Array.from({ length: connections }, async () => {
     while (next < paths.length) {
       const i = next++;
-      const { headers, body } = await pool.request({ path: paths[i], method: 'GET', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const { headers, body } = await pool.request({ path: paths[i], method: 'GET', headers: { 'accept-encoding': opt['accept-encoding'] } });
       const chunks = [];
       for await (const c of body) chunks.push(c);
       let payload = Buffer.concat(chunks);

@@ -80,7 +80,9 @@ function rawLimit(ctx, site) {
 function floor(ctx, server, site) {
   const out = path.join(ctx.out, 'floor');
   ctx.log('scenario 1: floor (bench/floor.mjs)');
-  const r = spawnSync(process.execPath, [path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', server.origin, '--manifest', site.manifestFile, '--out', out], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', server.origin, '--manifest', site.manifestFile, '--out', out, '--accept-encoding', ACCEPT_ENCODINGS.harvest], {
+    encoding: 'utf8',
+  });
   fs.rmSync(out, { recursive: true, force: true });
   if (r.status !== 0) return { error: `floor.mjs exited ${r.status}: ${r.stderr.trim()}` };
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
