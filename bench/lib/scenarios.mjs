@@ -82,9 +82,10 @@ function floor(ctx, server, site) {
   ctx.log('scenario 1: floor (bench/floor.mjs)');
   const r = spawnSync(process.execPath, [path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', server.origin, '--manifest', site.manifestFile, '--out', out, '--accept-encoding', ACCEPT_ENCODINGS.harvest], {
     encoding: 'utf8',
+    timeout: ctx.cap * 1000,
   });
   fs.rmSync(out, { recursive: true, force: true });
-  if (r.status !== 0) return { error: `floor.mjs exited ${r.status}: ${r.stderr.trim()}` };
+  if (r.status !== 0) return { error: r.status === null ? `floor.mjs stopped by ${r.signal} after ${ctx.cap} s` : `floor.mjs exited ${r.status}: ${r.stderr.trim()}` };
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
 
