@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { SkipReason, UrlRecord, UrlState } from '../../../shared/crawl.js';
 import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
+import { StringPool } from './stringPool.js';
 import { SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
 
 export class ArchiveInUseError extends Error {
@@ -124,6 +125,8 @@ const HTML_TYPE_SQL = "(content_type LIKE 'text/html%' OR content_type LIKE 'app
 
 /** Rows kept in memory: the links every page repeats (navigation, shared assets) are met again and again. */
 const ROW_CACHE_GENERATION = 16_384;
+/** Distinct sites, states, type hints, content types and skip reasons the row cache shares. */
+const STRING_POOL_SIZE = 4_096;
 /** meta key: `<end> <file>` for the WARC file being written (see WarcCheckpoints). */
 const WARC_CHECKPOINT = 'warc_checkpoint';
 
@@ -178,6 +181,7 @@ export class Catalogue {
   private readonly prepared = new Map<keyof typeof STATEMENTS, Stmt>();
   /** Recently used rows by URL, kept in step with every write below (writes name the row's URL). */
   private readonly cache = new GenerationalCache<string, UrlRow>(ROW_CACHE_GENERATION);
+  private readonly strings = new StringPool(STRING_POOL_SIZE);
 
   private constructor(private readonly db: Database.Database) {}
 
@@ -281,7 +285,16 @@ export class Catalogue {
     const hit = this.cache.get(url);
     if (hit) return hit;
     const row = this.stmt('byUrl').get(url) as UrlRow | undefined;
-    if (row) this.cache.set(url, row);
+    if (row) {
+      // The key and the row share one copy of the URL; repeated values share one copy each.
+      row.url = url;
+      row.site = this.strings.intern(row.site);
+      row.state = this.strings.intern(row.state);
+      row.type_hint = this.strings.internOrNull(row.type_hint);
+      row.content_type = this.strings.internOrNull(row.content_type);
+      row.skip_reason = this.strings.internOrNull(row.skip_reason);
+      this.cache.set(url, row);
+    }
     return row;
   }
 
@@ -298,11 +311,11 @@ export class Catalogue {
     const row: UrlRow = {
       id: Number(r.lastInsertRowid),
       url: u.url,
-      site: u.site,
+      site: this.strings.intern(u.site),
       depth: u.depth,
       state: u.state,
       requisite: u.requisite ? 1 : 0,
-      type_hint: u.typeHint,
+      type_hint: this.strings.internOrNull(u.typeHint),
       redirect_hops: u.redirectHops,
       http_status: null,
       content_type: null,
@@ -339,7 +352,7 @@ export class Catalogue {
     this.patchCached(target.url, {
       state: o.state,
       http_status: o.httpStatus,
-      content_type: o.contentType,
+      content_type: this.strings.internOrNull(o.contentType),
       local_path: o.localPath,
       redirect_to_id: o.redirectToId,
     });

@@ -60,6 +60,45 @@ describe('Catalogue', () => {
     }
   });
 
+  it('reads rows back with every value as written, the shared ones included', () => {
+    const file = path.join(dir, 'rows.sqlite');
+    const written = Catalogue.open(file);
+    const urls = Array.from({ length: 40 }, (_, i) => `http://site${i % 3}.test/p${i}`);
+    try {
+      for (const [i, url] of urls.entries()) {
+        const r = written.insert(row(url, 1, i % 4 === 0 ? { state: 'skipped', skipReason: 'scope' } : { typeHint: i % 2 ? 'html' : 'css' }));
+        if (i % 4 !== 0) {
+          written.recordOutcome(r, {
+            state: 'archived',
+            httpStatus: 200,
+            contentType: `text/html; charset=x-${i}`,
+            bytes: i,
+            localPath: `site/p${i}.html`,
+            redirectToId: null,
+            error: null,
+            title: null,
+          });
+        }
+      }
+    } finally {
+      written.close();
+    }
+    const read = Catalogue.open(file);
+    try {
+      for (const [i, url] of urls.entries()) {
+        const r = read.lookup(url)!;
+        assert.equal(r.url, url);
+        assert.equal(r.site, new URL(url).origin);
+        assert.deepEqual(
+          [r.state, r.skip_reason, r.type_hint, r.content_type, r.local_path],
+          i % 4 === 0 ? ['skipped', 'scope', null, null, null] : ['archived', null, i % 2 ? 'html' : 'css', `text/html; charset=x-${i}`, `site/p${i}.html`],
+        );
+      }
+    } finally {
+      read.close();
+    }
+  });
+
   it('counts distinct query strings per key', () => {
     const c = Catalogue.open(path.join(dir, 'qv.sqlite'));
     try {
