@@ -30,7 +30,8 @@ export function parseDocument(kind: 'html' | 'css', body: Buffer, url: string, c
  */
 export class ReferenceMemo {
   private readonly canonical = new GenerationalCache<string, string | null>(16_384);
-  private readonly predicted = new GenerationalCache<string, string>(16_384);
+  /** Keyed by row id and type hint (see predictionKey): a number costs less to keep than the URL. */
+  private readonly predicted = new GenerationalCache<number, string>(16_384);
 
   canonicalize(url: string): string | null {
     let c = this.canonical.get(url);
@@ -53,7 +54,7 @@ export class ReferenceMemo {
         return target.local_path;
       case 'queued': {
         const hint = asTypeHint(typeHint ?? target.type_hint);
-        const key = `${hint ?? ''} ${target.url}`;
+        const key = predictionKey(target.id, hint);
         let p = this.predicted.get(key);
         if (p === undefined) {
           p = predictedLocalPath(target.url, hint);
@@ -65,6 +66,10 @@ export class ReferenceMemo {
         return null;
     }
   }
+}
+
+function predictionKey(id: number, hint: 'html' | 'css' | null): number {
+  return id * 3 + (hint === 'html' ? 1 : hint === 'css' ? 2 : 0);
 }
 
 function asTypeHint(hint: string | null): 'html' | 'css' | null {
