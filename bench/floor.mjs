@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { Parser } from 'htmlparser2';
 import { Pool } from 'undici';
+import { manifestPaths } from './lib/site.mjs';
 
 const { values: opt } = parseArgs({
   options: { origin: { type: 'string' }, manifest: { type: 'string' }, out: { type: 'string' }, 'accept-encoding': { type: 'string' }, connections: { type: 'string', default: '8' } },
@@ -20,11 +21,7 @@ if (!opt.origin || !opt.manifest || !opt.out || !opt['accept-encoding']) {
   console.error('usage: floor.mjs --origin URL --manifest FILE --out DIR --accept-encoding VALUE [--connections N]');
   process.exit(2);
 }
-const { pages, assets } = JSON.parse(fs.readFileSync(opt.manifest, 'utf8'));
-const paths = [...pages, ...assets].map((x) => {
-  const u = new URL(x.url, opt.origin);
-  return u.pathname + u.search;
-});
+const paths = manifestPaths(opt.manifest, opt.origin);
 fs.mkdirSync(opt.out, { recursive: true });
 
 const DECODERS = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync, deflate: zlib.inflateSync };

@@ -24,6 +24,15 @@ export function ensureSite(benchDir, sitesDir, pages, port, log) {
   return { dir, pages, manifestFile, pageCount: manifest.pages.length, assetCount: manifest.assets.length };
 }
 
+/** Every page and asset of a manifest as request paths, escaped as they go on the wire. */
+export function manifestPaths(manifestFile, origin) {
+  const { pages, assets } = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  return [...pages, ...assets].map((x) => {
+    const u = new URL(x.url, origin);
+    return u.pathname + u.search;
+  });
+}
+
 /** serve.mjs on 127.0.0.1:port for one scenario; stats reset before each measured run. */
 export class BenchServer {
   constructor(benchDir, site, port, { latencyMs = 0, compress = true, logFile }) {
@@ -59,11 +68,7 @@ export class BenchServer {
    * same two cores, and every later one does not.
    */
   async warm(acceptEncodings) {
-    const { pages, assets } = JSON.parse(fs.readFileSync(this.site.manifestFile, 'utf8'));
-    const paths = [...pages, ...assets].map((x) => {
-      const u = new URL(x.url, this.origin);
-      return u.pathname + u.search;
-    });
+    const paths = manifestPaths(this.site.manifestFile, this.origin);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
     const get = (p, enc) =>
       new Promise((resolve) => {
