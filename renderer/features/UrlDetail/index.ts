@@ -1,0 +1,1 @@
+export { UrlDetailPanel } from './UrlDetail.js';
