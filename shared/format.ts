@@ -15,11 +15,12 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1000) return bytes === 1 ? '1 byte' : `${Math.round(bytes)} bytes`;
   let value = bytes;
   let unit = 0;
-  while (value >= 999.95 && unit < SIZE_UNITS.length - 1) {
+  // Values from 100 up are shown whole, so 999.5 would read "1000": that is the next unit already.
+  while (value >= 999.5 && unit < SIZE_UNITS.length - 1) {
     value /= 1000;
     unit++;
   }
-  return `${value < 100 ? value.toFixed(1) : Math.round(value)} ${SIZE_UNITS[unit]}`;
+  return `${value < 99.95 ? value.toFixed(1) : Math.round(value)} ${SIZE_UNITS[unit]}`;
 }
 
 /** A transfer rate in the same units: `0 bytes/s`, `850 kB/s`. */
