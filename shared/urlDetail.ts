@@ -33,6 +33,15 @@ export interface UrlFacts {
   linkedFrom: { url: string; text: string | null } | null;
   /** Its WARC record's place when the catalogue keeps one (saved documents, first captures of a payload). */
   warcPlace: { file: string; offset: number; length: number } | null;
+  /** For a URL kept out by robots.txt: how its site's robots.txt fetch went (an error or a 5xx keeps a crawler out). */
+  robots?: { httpStatus: number | null; error: string | null } | null;
+}
+
+/** A site whose robots.txt could not be read, so the crawl kept out of it. */
+export interface RobotsProblem {
+  site: string;
+  httpStatus: number | null;
+  error: string | null;
 }
 
 /** A URL's detail: the catalogue's facts and its WARC record (headers). */
@@ -54,4 +63,6 @@ export interface JobReport {
   /** Archived HTML pages: what "pages" means everywhere. */
   pages: number;
   topFailures: FailureReason[];
+  /** Sites kept out because their robots.txt could not be read. */
+  robotsProblems?: RobotsProblem[];
 }

@@ -68,7 +68,7 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
     case 'urlFacts':
       return c.urlFacts(q.url);
     case 'report':
-      return { stats: readStats(c), pages: c.htmlPagesArchived(), topFailures: c.topFailures(q.failures) };
+      return { stats: readStats(c), pages: c.htmlPagesArchived(), topFailures: c.topFailures(q.failures), robotsProblems: c.robotsProblems() };
   }
 }
 
@@ -120,12 +120,14 @@ const urlFactsSchema = z.object({
   via: z.string().nullable(),
   linkedFrom: z.object({ url: z.string(), text: z.string().nullable() }).nullable(),
   warcPlace: z.object({ file: z.string(), offset: z.number(), length: z.number() }).nullable(),
+  robots: z.object({ httpStatus: z.number().nullable(), error: z.string().nullable() }).nullable().optional(),
 });
 
 const reportSchema = z.object({
   stats: statsSchema,
   pages: z.number(),
   topFailures: z.array(z.object({ reason: z.string(), count: z.number() })),
+  robotsProblems: z.array(z.object({ site: z.string(), httpStatus: z.number().nullable(), error: z.string().nullable() })).optional(),
 });
 
 const paged = <T extends z.ZodType>(row: T) => z.object({ total: z.number(), rows: z.array(row) });

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { SkipReason, UrlRecord, UrlState } from '../../../shared/crawl.js';
-import type { FailureReason, UrlFacts } from '../../../shared/urlDetail.js';
+import type { FailureReason, RobotsProblem, UrlFacts } from '../../../shared/urlDetail.js';
 import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
 import { StringPool } from './stringPool.js';
@@ -560,9 +560,10 @@ export class Catalogue {
         `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error,
            u.fetched_at, u.via, p.url AS parent_url,
            (SELECT l.text FROM links l WHERE l.from_id = u.parent_id AND l.to_id = u.id AND l.text IS NOT NULL LIMIT 1) AS link_text,
-           r.file, r.offset, r.length
+           r.file, r.offset, r.length, rb.http_status AS robots_status, rb.error AS robots_error, rb.site AS robots_site
          FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id LEFT JOIN urls p ON p.id = u.parent_id
            LEFT JOIN original_records r ON r.url_id = u.id
+           LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason = 'robots'
          WHERE u.url = ?`,
       )
       .get(url) as Record<string, unknown> | undefined;
@@ -581,7 +582,19 @@ export class Catalogue {
       via: (r.via as string | null) ?? null,
       linkedFrom: r.parent_url ? { url: r.parent_url as string, text: (r.link_text as string | null) ?? null } : null,
       warcPlace: place,
+      robots: r.robots_site ? { httpStatus: (r.robots_status as number | null) ?? null, error: (r.robots_error as string | null) ?? null } : null,
     };
+  }
+
+  /** Sites whose robots.txt could not be read (unreachable, or a 5xx), which keeps the crawl out of them. */
+  robotsProblems(): RobotsProblem[] {
+    return (
+      this.db.prepare('SELECT site, http_status, error FROM robots WHERE error IS NOT NULL OR http_status >= 500 ORDER BY site').all() as {
+        site: string;
+        http_status: number | null;
+        error: string | null;
+      }[]
+    ).map((r) => ({ site: r.site, httpStatus: r.http_status, error: r.error }));
   }
 
   /** The commonest reasons URLs failed or got an HTTP error: the error's text, or `HTTP <status>`. */

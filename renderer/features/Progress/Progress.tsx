@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { CrawlCounts, SkipReason, UrlState } from '../../../shared/crawl.js';
-import { formatByteRate, formatBytes, formatClock, formatCount, formatEta, formatPercentOfKnown, formatRate, progressFigures } from '../../lib/format.js';
+import { formatByteRate, formatBytes, formatClock, formatCount, formatEta, formatPercentOfKnown, formatRate, plural, progressFigures } from '../../lib/format.js';
 import { selectJob, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { selectProgress, useProgress } from '../../stores/progress.js';
@@ -55,7 +55,9 @@ export function Progress({ id }: { id: string }) {
         <div className="progress-fill" style={{ width: `${figures.percent}%` }} />
       </div>
       <p className="progress-line" data-testid="progress-percent">
-        <span title="Pages found while crawling add to this total, so the percentage can go down as well as up">{formatPercentOfKnown(figures)}</span>
+        <span title="Pages found while crawling add to this total, so the percentage can go down as well as up">
+          {job.status === 'finished' ? `Finished: every one of the ${plural(figures.fetched + figures.remaining, 'URL')} found has an outcome` : formatPercentOfKnown(figures)}
+        </span>
         {live && !finishing && (
           <span className="muted" data-testid="progress-eta">
             {' · '}
@@ -79,6 +81,8 @@ export function Progress({ id }: { id: string }) {
         <Stat label="Failed" title={MEANING.failed} value={formatCount(counts.failed)} testId="stat-failed" onClick={drillTo({ state: 'failed' })} />
         <Stat label="Received" title={MEANING.received} value={formatBytes(counts.bytes)} testId="stat-bytes" />
         <Stat label="Elapsed" title="Crawl time, pauses excluded" value={formatClock(elapsedMs)} testId="stat-elapsed" />
+        {live && (
+          <>
         <div className="stat rate">
           <dt>URLs per second</dt>
           <dd data-testid="stat-urls-per-sec">{live && progress ? formatRate(progress.latest.urlsPerSec) : '—'}</dd>
@@ -89,6 +93,8 @@ export function Progress({ id }: { id: string }) {
           <dd data-testid="stat-kb-per-sec">{live && progress ? formatByteRate(progress.latest.kbPerSec * 1024) : '—'}</dd>
           <Sparkline values={kbHistory} label="Bytes per second, recent" testId="sparkline-kb" />
         </div>
+          </>
+        )}
       </dl>
       <div className="skips">
         <h3>

@@ -77,8 +77,13 @@ export function Summary({ id }: { id: string }) {
         </table>
         <div className="summary-failures">
           <h4>Top failure reasons</h4>
+          {(report.robotsProblems ?? []).map((r) => (
+            <p className="error-box" key={r.site} data-testid="summary-robots">
+              {r.site}: robots.txt {r.error ? `could not be fetched (${r.error})` : `answered HTTP ${r.httpStatus}`}, so the crawl kept out of the site.
+            </p>
+          ))}
           {topFailures.length === 0 ? (
-            <p className="muted">No failures and no HTTP errors.</p>
+            (report.robotsProblems ?? []).length === 0 && <p className="muted">No failures and no HTTP errors.</p>
           ) : (
             <ol data-testid="summary-failures">
               {topFailures.map((f) => (

@@ -71,7 +71,12 @@ function DetailBody({ detail, jobId, onOpenUrl }: { detail: UrlDetail; jobId: st
           {r.error}
         </p>
       )}
-      {r.skipReason && <p data-testid="url-detail-skip">Not fetched: {SKIP_LABELS[r.skipReason]}</p>}
+      {r.skipReason && (
+        <p data-testid="url-detail-skip">
+          Not fetched: {SKIP_LABELS[r.skipReason]}
+          {detail.robots && robotsText(detail.robots) && <span className="error-box block" data-testid="url-detail-robots">{robotsText(detail.robots)}</span>}
+        </p>
+      )}
       <dl className="detail-list">
         {w?.date && (
           <>
@@ -199,4 +204,11 @@ const VIA: Record<string, string> = {
 
 function describeVia(via: string): string {
   return VIA[via] ?? `a reference (${via})`;
+}
+
+/** Why robots.txt kept a site out, when it was not a rule but a failure to read the file. */
+export function robotsText(r: { httpStatus: number | null; error: string | null }): string | null {
+  if (r.error) return `The site's robots.txt could not be fetched (${r.error}), so the crawl kept out of the site, as RFC 9309 asks.`;
+  if (r.httpStatus !== null && r.httpStatus >= 500) return `The site's robots.txt answered HTTP ${r.httpStatus}, so the crawl kept out of the site, as RFC 9309 asks.`;
+  return null;
 }

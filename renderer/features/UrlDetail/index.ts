@@ -1,1 +1,1 @@
-export { UrlDetailPanel } from './UrlDetail.js';
+export { UrlDetailPanel, robotsText } from './UrlDetail.js';

@@ -6,6 +6,7 @@ import { command, commandValue } from '../../stores/command.js';
 import { isEditable, isRecorded, selectJob, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { useToasts } from '../../stores/toasts.js';
+import { robotsText } from '../UrlDetail/index.js';
 
 /** Viewer history entries for the not-in-archive page: this prefix and the original URL (mirror paths never start so). */
 export const MISSING_PREFIX = 'missing:';
@@ -54,7 +55,7 @@ export function NotInArchive({ jobId, url, onOpenUrl }: { jobId: string; url: st
       : detail === null || !r
         ? 'The crawl never met this address: no page it fetched linked to it (or a script made the link).'
         : r.state === 'skipped'
-          ? `Skipped: ${r.skipReason ? SKIP_LABELS[r.skipReason] : 'no reason recorded'}. ${(r.skipReason && SKIP_WHY[r.skipReason]) ?? 'A limit or crawler-trap guard of the job stopped it.'}`
+          ? `Skipped: ${r.skipReason ? SKIP_LABELS[r.skipReason] : 'no reason recorded'}. ${(detail.robots && robotsText(detail.robots)) ?? (r.skipReason && SKIP_WHY[r.skipReason]) ?? 'A limit or crawler-trap guard of the job stopped it.'}`
           : r.state === 'failed'
             ? `Fetching it failed: ${r.error ?? 'no reason recorded'}.`
             : r.state === 'http-error'
