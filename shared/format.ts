@@ -108,13 +108,17 @@ export function progressFigures(counts: CrawlCounts, urlsPerSec: number, elapsed
   return { fetched, remaining, fraction, percent, etaMs };
 }
 
+/** Time left as a person would say it: seconds under a minute, else whole minutes (hours and minutes past an hour). */
+export function formatTimeLeft(etaMs: number): string {
+  if (etaMs < 60_000) return formatDuration(etaMs);
+  return formatDuration(Math.max(1, Math.round(etaMs / 60_000)) * 60_000);
+}
+
 /** `about 3 min left`, `less than a second left`, or `estimating time left…`. */
 export function formatEta(etaMs: number | null): string {
   if (etaMs === null) return 'estimating time left…';
   if (etaMs < 1000) return 'less than a second left';
-  // Rounded up to what a reader would say: 61 s is "about 2 min", not "1 min 1 s".
-  const rounded = etaMs >= 120_000 ? Math.ceil(etaMs / 60_000) * 60_000 : etaMs;
-  return `about ${formatDuration(rounded).replace(/ \d+ s$/, '')} left`;
+  return `about ${formatTimeLeft(etaMs)} left`;
 }
 
 /** The percentage as said everywhere: `42% of the 1,234 URLs found so far`. */

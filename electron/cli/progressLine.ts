@@ -1,5 +1,5 @@
 import type { CrawlEvent, ProgressEvent } from '../../shared/crawl.js';
-import { formatByteRate, formatBytes, formatClock, formatCount, formatDuration, plural, progressFigures } from '../../shared/format.js';
+import { formatByteRate, formatBytes, formatClock, formatCount, formatTimeLeft, plural, progressFigures } from '../../shared/format.js';
 
 const BAR_WIDTH = 24;
 /** Without a terminal (CI logs, pipes) a line every few seconds is plenty. */
@@ -60,7 +60,7 @@ function parts(e: ProgressEvent): string[] {
     `${f.percent}% of ${formatCount(f.fetched + f.remaining)} known`,
     `${formatRate(e.urlsPerSec)} URL/s`,
     formatClock(e.elapsedMs),
-    f.etaMs === null ? 'ETA …' : `ETA ${formatDuration(f.etaMs).replace(/ \d+ s$/, '')}`,
+    f.etaMs === null ? 'ETA …' : `ETA ${formatTimeLeft(f.etaMs)}`,
     e.finishing ? `finishing ${formatCount(e.finishing.done)}/${formatCount(e.finishing.total)}` : '',
     `${formatCount(c.archived)} archived`,
     `${formatCount(c.failed)} failed`,

@@ -96,7 +96,8 @@ describe('progress figures: percentage of what is known, ETA', () => {
     assert.equal(formatEta(500), 'less than a second left');
     assert.equal(formatEta(45_000), 'about 45 s left');
     assert.equal(formatEta(75_000), 'about 1 min left');
-    assert.equal(formatEta(121_000), 'about 3 min left');
+    assert.equal(formatEta(117_000), 'about 2 min left');
+    assert.equal(formatEta(155_000), 'about 3 min left');
     assert.equal(formatEta(2 * 3600_000 + 5 * 60_000), 'about 2 h 5 min left');
   });
 });

@@ -103,8 +103,8 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
             </p>
             {status.state === 'done' && status.downloadPath && (
               <p>
-                <a className="button primary" href={status.downloadPath} download data-testid="export-download">
-                  Download {status.outPath.split(/[\\/]/).pop()}
+                <a className="button primary" href={status.downloadPath} download title={status.outPath} data-testid="export-download">
+                  Download the {status.format.toUpperCase()} file
                 </a>
               </p>
             )}

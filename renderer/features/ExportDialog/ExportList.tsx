@@ -43,7 +43,8 @@ export function ExportList({ jobId }: { jobId: string }) {
                 </span>
               )}
             </td>
-            <td className="row-actions">
+            <td>
+              <div className="row-actions">
               <button onClick={() => void useExports.getState().verify(r.exportId, jobId)} disabled={!r.present || verifying[r.exportId]} data-testid="export-verify">
                 {verifying[r.exportId] ? 'Verifying…' : 'Verify'}
               </button>
@@ -52,6 +53,7 @@ export function ExportList({ jobId }: { jobId: string }) {
                   Download
                 </a>
               )}
+              </div>
             </td>
           </tr>
         ))}
