@@ -130,7 +130,18 @@ describe('progress', () => {
     render(<Progress id="a" />);
     assert.equal(screen.getByTestId('stat-fetched').textContent, '9');
     assert.equal(screen.getByTestId('stat-elapsed').textContent, '1:01');
-    assert.equal(screen.getByTestId('stat-urls-per-sec').textContent, '—');
+    // Rates mean nothing once a run is over: they are not shown, and no ETA either.
+    assert.equal(screen.queryByTestId('stat-urls-per-sec'), null);
+    assert.equal(screen.queryByTestId('progress-eta'), null);
+    assert.equal(screen.getByTestId('progress-percent').textContent, 'Finished: each of the 9 URLs fetched has its outcome');
+  });
+
+  it('says the percentage is of the URLs known so far, with the time left', () => {
+    useJobs.getState().upsert(jobSummary('a', 'running'));
+    useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 30, queued: 60, inFlight: 10 }), urlsPerSec: 2, elapsedMs: 10_000 }));
+    render(<Progress id="a" />);
+    assert.equal(screen.getByTestId('progress-bar').getAttribute('aria-valuenow'), '30');
+    assert.match(screen.getByTestId('progress-percent').textContent ?? '', /^30% of the 100 URLs found so far · about 1 min left/);
   });
 });
 

@@ -56,7 +56,11 @@ export function Progress({ id }: { id: string }) {
       </div>
       <p className="progress-line" data-testid="progress-percent">
         <span title="Pages found while crawling add to this total, so the percentage can go down as well as up">
-          {job.status === 'finished' ? `Finished: every one of the ${plural(figures.fetched + figures.remaining, 'URL')} found has an outcome` : formatPercentOfKnown(figures)}
+          {job.status !== 'finished'
+            ? formatPercentOfKnown(figures)
+            : figures.fetched === 0
+              ? 'Finished without fetching anything: the summary below says why'
+              : `Finished: each of the ${plural(figures.fetched, 'URL')} fetched has its outcome`}
         </span>
         {live && !finishing && (
           <span className="muted" data-testid="progress-eta">
