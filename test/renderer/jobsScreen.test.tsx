@@ -141,7 +141,7 @@ describe('progress', () => {
     useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 30, queued: 60, inFlight: 10 }), urlsPerSec: 2, elapsedMs: 10_000 }));
     render(<Progress id="a" />);
     assert.equal(screen.getByTestId('progress-bar').getAttribute('aria-valuenow'), '30');
-    assert.match(screen.getByTestId('progress-percent').textContent ?? '', /^30% of the 100 URLs found so far · about 1 min left/);
+    assert.match(screen.getByTestId('progress-percent').textContent ?? '', /^30% of the 100 URLs found so far · about 35 s left at the current rate/);
   });
 });
 
