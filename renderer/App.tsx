@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { Confirm } from './features/Confirm/index.js';
 import { Jobs } from './features/Jobs/index.js';
 import { Library } from './features/Library/index.js';
 import { ShortcutsHelp } from './features/ShortcutsHelp/index.js';
@@ -22,6 +23,7 @@ export function App() {
   const screen = useNav((s) => s.screen);
   const go = useNav((s) => s.go);
   const running = useJobs(selectRunningCount);
+  const pendingLeave = useNav((s) => s.pendingLeave);
   useShortcuts(currentJobIds);
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
@@ -57,6 +59,18 @@ export function App() {
         {screen === 'library' && <Library />}
         {screen === 'viewer' && <Viewer />}
       </div>
+      {pendingLeave && (
+        <Confirm
+          title="Discard the changes to this job?"
+          confirmLabel="Discard changes"
+          cancelLabel="Keep editing"
+          onConfirm={() => useNav.getState().confirmLeave()}
+          onCancel={() => useNav.getState().stayHere()}
+          testId="leave-confirm"
+        >
+          <p>The job form has edits that are not saved yet.</p>
+        </Confirm>
+      )}
       <ShortcutsHelp />
       <Toasts />
     </div>

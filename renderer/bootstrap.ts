@@ -2,6 +2,7 @@ import type { HostEvent } from '../shared/contract.js';
 import type { RendererApi } from './api/index.js';
 import { useApp } from './stores/app.js';
 import { useArchives } from './stores/archives.js';
+import { commandValue } from './stores/command.js';
 import { useExports } from './stores/exports.js';
 import { useJobs } from './stores/jobs.js';
 import { useProgress } from './stores/progress.js';
@@ -35,9 +36,16 @@ export function dispatchHostEvent(e: HostEvent): void {
   }
 }
 
-/** Loads everything the screens show from the host. */
+/** Loads everything the screens show from the host, and the rate history of running jobs (so graphs survive a reload). */
 export async function refreshAll(): Promise<void> {
   await Promise.all([useApp.getState().load(), useJobs.getState().load(), useArchives.getState().load()]);
+  const running = Object.values(useJobs.getState().byId).filter((j) => j.status === 'running' || j.status === 'pausing');
+  await Promise.all(
+    running.map(async (j) => {
+      const h = await commandValue('jobs.progress', { id: j.id });
+      if (h) useProgress.getState().seed(j.id, h);
+    }),
+  );
 }
 
 /** Subscribes the stores to the host's events and loads the initial state; returns the disconnect function. */

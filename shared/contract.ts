@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
 import type { Job, JobIssue } from './job.js';
+import type { JobReport, UrlDetail } from './urlDetail.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress } from './metadata.js';
 
 /**
@@ -35,6 +36,45 @@ export interface JobSummary {
   counts: CrawlCounts | null;
   /** Crawl time summed over runs, pauses excluded. */
   durationMs: number;
+  /** Archived HTML pages, as the library counts them (known after a run; not updated while running). */
+  pages?: number;
+  /** When the first run started and the crawl finished (ISO 8601), from the catalogue. */
+  startedAt?: string | null;
+  finishedAt?: string | null;
+}
+
+/** Rate points kept per running job for the sparklines (one per progress event). */
+export const RATE_HISTORY_POINTS = 60;
+
+export interface RatePoint {
+  urlsPerSec: number;
+  kbPerSec: number;
+}
+
+/** A job's latest progress and recent rates, so a reloaded UI shows them at once. */
+export interface JobProgressHistory {
+  latest: ProgressEvent | null;
+  /** Oldest first, at most RATE_HISTORY_POINTS. */
+  history: RatePoint[];
+}
+
+/** A finished export, remembered by the host so the library can list, download and verify it. */
+export interface ExportRecord {
+  exportId: string;
+  jobId: string;
+  format: ExportFormat;
+  outPath: string;
+  finishedAt: string;
+  bytes: number;
+  files: number;
+  /** Whether the file (or bag folder) is still where it was written. */
+  present: boolean;
+  /** sha256 of the file as written (WARC and ZIP, which carry no manifest of their own); null for bags. */
+  sha256: string | null;
+  /** The last fixity check: null until Verify is pressed. */
+  verified: { ok: boolean; at: string; detail: string } | null;
+  /** Web host only: a same-origin path the browser can download the file from (not for bag folders). */
+  downloadPath: string | null;
 }
 
 export interface ArchiveSummary {
@@ -54,6 +94,8 @@ export interface PageRow {
   title: string | null;
   /** Path inside the mirror, '/'-separated. */
   localPath: string;
+  /** When it was fetched (ISO 8601); archives.lookup gives it, page lists leave it out. */
+  capturedAt?: string | null;
 }
 
 export interface Paged<T> {
@@ -131,6 +173,16 @@ export const COMMANDS = {
       .strict(),
   },
   'exports.cancel': { args: z.object({ exportId: id }).strict() },
+  /** One URL's detail (URL detail panel, not-in-archive page): the URL as found on the web or in the log. */
+  'jobs.urlDetail': { args: z.object({ id, url: z.string().min(1).max(8000) }).strict() },
+  /** A job's summary: stats, pages and the commonest failure reasons. */
+  'jobs.report': { args: z.object({ id }).strict() },
+  /** The latest progress and recent rates of a job (empty when it has not run in this host process). */
+  'jobs.progress': { args: z.object({ id }).strict() },
+  /** Finished exports of one archive, newest first. */
+  'exports.list': { args: z.object({ id }).strict() },
+  /** Re-checks a finished export's fixity (bag and WACZ manifests, or the sha256 taken when written). */
+  'exports.verify': { args: z.object({ exportId: id }).strict() },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -164,6 +216,11 @@ export interface CommandResults {
   'archives.setMetadata': DublinCore;
   'archives.export': ExportStatus;
   'exports.cancel': ExportStatus;
+  'jobs.urlDetail': UrlDetail | null;
+  'jobs.report': JobReport;
+  'jobs.progress': JobProgressHistory;
+  'exports.list': ExportRecord[];
+  'exports.verify': ExportRecord;
 }
 
 /** One export's life, pushed as 'export' events while it runs. */
@@ -177,6 +234,8 @@ export interface ExportStatus {
   /** Set when done: bytes and files written. */
   result: { bytes: number; files: number } | null;
   error: string | null;
+  /** When done on the web host: where the browser can download the file (not for bag folders). */
+  downloadPath?: string | null;
 }
 
 export type CommandResult<C extends CommandName> = CommandResults[C];

@@ -3,11 +3,16 @@
  * frame, so the viewer can't read its location; the archive servers add this one-line script to
  * each HTML page they serve (the file on disk is untouched) and the viewer listens for the message.
  */
+import { LINK_SCRIPT } from './frameLinks.js';
+
 export const LOCATION_MESSAGE = 'harvest:location';
 
 export const LOCATION_SCRIPT = `parent.postMessage({type:'${LOCATION_MESSAGE}',href:location.href},'*')`;
 
-const TAG = new TextEncoder().encode(`<script>${LOCATION_SCRIPT}</script>`);
+/** What the archive servers insert: the location report and, in the same tag, the link watcher (frameLinks.ts). */
+export const FRAME_SCRIPT = `${LOCATION_SCRIPT};${LINK_SCRIPT}`;
+
+const TAG = new TextEncoder().encode(`<script>${FRAME_SCRIPT}</script>`);
 
 const HEAD_OPEN = /<head(?:\s[^>]*)?>/i;
 const DOCTYPE = /^\s*<!doctype[^>]*>/i;

@@ -3,6 +3,7 @@ import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../sh
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { Archive } from '../engine/store/archive.js';
 import { readMetadata } from '../engine/store/metadata.js';
+import { formatBytes, plural } from '../../shared/format.js';
 import { UsageError } from './usage.js';
 
 const BAR_WIDTH = 24;
@@ -24,15 +25,15 @@ export async function runExport(args: string[]): Promise<number> {
       },
     });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError((e as Error).message, 'export');
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError('export needs exactly one <archive-dir>');
+  if (positionals.length !== 1) throw new UsageError('export needs exactly one <archive-dir>', 'export');
   const format = values.format;
   if (format === undefined || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`export needs --format ${EXPORT_FORMATS.join('|')}`);
+    throw new UsageError(`export needs --format ${EXPORT_FORMATS.join('|')}`, 'export');
   }
-  if (!values.out) throw new UsageError('export needs --out <path>');
+  if (!values.out) throw new UsageError('export needs --out <path>', 'export');
   const exporter = EXPORTERS[format as ExportFormat];
 
   const archive = Archive.open(positionals[0]!, { readonly: true });
@@ -49,7 +50,7 @@ export async function runExport(args: string[]): Promise<number> {
       includeMirror: values['include-mirror'] ?? false,
     });
     bar.clear();
-    process.stderr.write(`exported ${format}: ${result.path} (${mib(result.bytes)} MiB, ${result.files} files)\n`);
+    process.stderr.write(`exported ${format}: ${result.path} (${formatBytes(result.bytes)}, ${plural(result.files, 'file')})\n`);
     return 0;
   } catch (e) {
     bar.clear();
@@ -99,9 +100,5 @@ export function formatExportProgress(p: ExportProgress): string {
   if (p.totalBytes <= 0) return `${p.phase}...`;
   const filled = Math.min(BAR_WIDTH, Math.round((BAR_WIDTH * p.doneBytes) / p.totalBytes));
   const pct = Math.min(100, (100 * p.doneBytes) / p.totalBytes);
-  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${pct.toFixed(0)}% ${p.phase} · ${mib(p.doneBytes)}/${mib(p.totalBytes)} MiB`;
-}
-
-function mib(n: number): string {
-  return (n / 1048576).toFixed(1);
+  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${pct.toFixed(0)}% ${p.phase} · ${formatBytes(p.doneBytes)} of ${formatBytes(p.totalBytes)}`;
 }

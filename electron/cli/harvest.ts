@@ -14,38 +14,13 @@ import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
-import { METADATA_USAGE, UsageError, VERIFY_USAGE } from './usage.js';
+import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
+import { countsSentence, formatDuration } from '../../shared/format.js';
 
 const USAGE = `usage:
-  harvest crawl <url>... --out <archive-dir> [options]
-  harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]
-  harvest stats <archive-dir> [--json]
-  harvest list <archive-dir> [--json]
-  harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
-  ${METADATA_USAGE}
-  ${VERIFY_USAGE}
-  harvest serve [--port <n>] [--data-dir <dir>]
+${COMMANDS.map((c) => `  ${SYNOPSIS[c]}`).join('\n')}
 
-crawl options:
-  --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
-  --name <text>                 name of the harvest
-  --scope host|domain|prefix    what counts as the site (default host)
-  --include <regex>             also crawl URLs matching (repeatable)
-  --exclude <regex>             never crawl URLs matching (repeatable)
-  --max-depth <n>  --max-pages <n>  --max-bytes <n>  --max-duration <seconds>
-  --connections <n>             parallel requests per host (default 2)
-  --delay-ms <n>                minimum gap between requests to one host (default 0)
-  --ignore-robots               do not obey robots.txt (recorded in the archive)
-  --no-offsite-requisites       do not fetch images/CSS/scripts from other hosts
-  --no-warc                     do not record WARC files (the mirror only)
-  --contact <url>               contact URL sent in the User-Agent
-  --max-url-length <n>  --max-path-slashes <n>  --max-segment-repeats <n>
-  --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
-  --max-response-bytes <n>  --deadline-ms <n>          per-request limits
-  --quiet                       no progress line
-  --events-jsonl <file>         append every crawl event to <file>, one JSON line each
-Ctrl-C pauses and checkpoints; 'harvest resume' continues.
-
+'harvest <command> --help' describes a command and its options.
 serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open.`;
 
 /** Job settings by the flag that sets them, so a validation error names what the user typed. */
@@ -109,22 +84,22 @@ const CRAWL_OPTIONS = {
   'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(command: CliCommand, args: string[], options: O) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError((e as Error).message, command);
   }
 }
 
 function int(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} needs a whole number, got '${v}'`);
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} needs a whole number, got '${v}'`, 'crawl');
   return Number(v);
 }
 
 function checkSeeds(urls: string[], seedsFile: string | undefined): void {
-  if (urls.length === 0 && seedsFile === undefined) throw new UsageError('crawl needs at least one seed URL');
+  if (urls.length === 0 && seedsFile === undefined) throw new UsageError('crawl needs at least one seed URL', 'crawl');
   for (const u of urls) {
     let ok = false;
     try {
@@ -133,7 +108,7 @@ function checkSeeds(urls: string[], seedsFile: string | undefined): void {
     } catch {
       ok = false;
     }
-    if (!ok) throw new UsageError(`invalid URL '${u}': give an absolute http:// or https:// address`);
+    if (!ok) throw new UsageError(`invalid URL '${u}': give an absolute http:// or https:// address`, 'crawl');
   }
 }
 
@@ -228,7 +203,7 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
     line.done();
     if (outcome.unopened) throw new ArchiveUsageError(outcome.error ?? `cannot open ${archiveDir}`);
     const c = outcome.counts;
-    const summary = c ? `${c.archived} archived, ${c.failed + c.httpErrors} failed, ${c.skipped} skipped, ${c.queued} queued` : 'counts unavailable';
+    const summary = c ? countsSentence(c) : 'counts unavailable';
     if (outcome.state === 'finished') {
       process.stderr.write(`finished: ${summary}\nmirror: ${mirrorIndex}\n`);
       return 0;
@@ -248,12 +223,16 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if ((COMMANDS as readonly (string | undefined)[]).includes(command) && wantsHelp(rest)) {
+    process.stdout.write(COMMAND_HELP[command as CliCommand] + '\n');
+    return 0;
+  }
   switch (command) {
     case 'crawl': {
-      const { values, positionals } = parse(rest, CRAWL_OPTIONS);
+      const { values, positionals } = parse('crawl', rest, CRAWL_OPTIONS);
       const seedsFile = values['seeds-file'];
       checkSeeds(positionals, seedsFile);
-      if (!values.out) throw new UsageError('crawl needs --out <archive-dir>');
+      if (!values.out) throw new UsageError('crawl needs --out <archive-dir>', 'crawl');
       const events = openEventLog(values['events-jsonl']);
       const input = jobFromFlags(positionals, values);
       let job: Job;
@@ -269,14 +248,14 @@ async function main(argv: string[]): Promise<number> {
       return runCrawl(values.out, values.quiet ?? false, events, seedsFile);
     }
     case 'resume': {
-      const { values, positionals } = parse(rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
-      if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>');
+      const { values, positionals } = parse('resume', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
+      if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>', 'resume');
       const events = openEventLog(values['events-jsonl']);
       return runCrawl(positionals[0]!, values.quiet ?? false, events);
     }
     case 'stats': {
-      const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
-      if (positionals.length !== 1) throw new UsageError('stats needs exactly one <archive-dir>');
+      const { values, positionals } = parse('stats', rest, { json: { type: 'boolean' } });
+      if (positionals.length !== 1) throw new UsageError('stats needs exactly one <archive-dir>', 'stats');
       const archive = Archive.open(positionals[0]!, { readonly: true });
       try {
         const s = readStats(archive.catalogue);
@@ -287,9 +266,9 @@ async function main(argv: string[]): Promise<number> {
             .join(', ');
           process.stdout.write(
             `${s.name} (${s.state}), seeds ${s.seeds.join(' ')}\n` +
-              `archived ${s.byState.archived}, redirects ${s.byState.redirect}, http errors ${s.byState['http-error']}, failed ${s.byState.failed}, skipped ${s.byState.skipped}, queued ${s.byState.queued}\n` +
+              `${countsSentence(s.counts)}\n` +
               `skipped by reason: ${skips || 'none'}\n` +
-              `bytes ${s.counts.bytes}, crawl time ${(s.durationMs / 1000).toFixed(1)} s, robots.txt ${s.robotsPolicy}\n`,
+              `crawl time ${formatDuration(s.durationMs)}, robots.txt ${s.robotsPolicy}\n`,
           );
         }
       } finally {
@@ -298,8 +277,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'list': {
-      const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
-      if (positionals.length !== 1) throw new UsageError('list needs exactly one <archive-dir>');
+      const { values, positionals } = parse('list', rest, { json: { type: 'boolean' } });
+      if (positionals.length !== 1) throw new UsageError('list needs exactly one <archive-dir>', 'list');
       const archive = Archive.open(positionals[0]!, { readonly: true });
       try {
         for (const r of archive.catalogue.iterateRecords()) {
@@ -356,7 +335,8 @@ main(process.argv.slice(2)).then(
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);
-    if (usage) process.stderr.write(`run 'harvest --help' for usage\n`);
+    if (usage && e.command) process.stderr.write(`usage: ${SYNOPSIS[e.command]}\nrun 'harvest ${e.command} --help' for its options\n`);
+    else if (usage) process.stderr.write(`run 'harvest --help' for usage\n`);
     if (!known && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
     process.exitCode = known ? 2 : 1;
   },

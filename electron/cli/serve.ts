@@ -10,10 +10,10 @@ export async function serve(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, 'data-dir': { type: 'string' } }, strict: true }));
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError((e as Error).message, 'serve');
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a port number, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a port number, got '${values.port}'`, 'serve');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const host = await startWebHost({ dataDir, port, exporters: EXPORTERS });
   process.stdout.write(`harvest serve: open ${host.url}\ndata folder: ${dataDir}\n`);

@@ -3,8 +3,67 @@
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-/** The command line itself is wrong: reported with a pointer to --help, exit status 2. */
-export class UsageError extends Error {}
+export const COMMANDS = ['crawl', 'resume', 'stats', 'list', 'export', 'metadata', 'verify', 'serve'] as const;
+export type CliCommand = (typeof COMMANDS)[number];
+
+/** The command line itself is wrong: reported with the command's usage line, exit status 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose usage line to print; none for `harvest` itself. */
+    readonly command?: CliCommand,
+  ) {
+    super(message);
+  }
+}
 
 export const METADATA_USAGE = 'harvest metadata <archive-dir> [--set field=value ...] [--json]';
 export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--json] [--quiet]';
+
+/** Each command's one-line synopsis, printed when it is called wrongly. */
+export const SYNOPSIS: Record<CliCommand, string> = {
+  crawl: 'harvest crawl <url>... --out <archive-dir> [options]',
+  resume: 'harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]',
+  stats: 'harvest stats <archive-dir> [--json]',
+  list: 'harvest list <archive-dir> [--json]',
+  export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]',
+  metadata: METADATA_USAGE,
+  verify: VERIFY_USAGE,
+  serve: 'harvest serve [--port <n>] [--data-dir <dir>]',
+};
+
+const CRAWL_OPTIONS_HELP = `options:
+  --out, -o <dir>               the archive folder to create (required)
+  --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
+  --name <text>                 name of the harvest
+  --scope host|domain|prefix    what counts as the site (default host)
+  --include <regex>             also crawl URLs matching (repeatable)
+  --exclude <regex>             never crawl URLs matching (repeatable)
+  --max-depth <n>  --max-pages <n>  --max-bytes <n>  --max-duration <seconds>
+  --connections <n>             parallel requests per host (default 2)
+  --delay-ms <n>                minimum gap between requests to one host (default 0)
+  --ignore-robots               do not obey robots.txt (recorded in the archive)
+  --no-offsite-requisites       do not fetch images/CSS/scripts from other hosts
+  --no-warc                     do not record WARC files (the mirror only)
+  --contact <url>               contact URL sent in the User-Agent
+  --max-url-length <n>  --max-path-slashes <n>  --max-segment-repeats <n>
+  --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
+  --max-response-bytes <n>  --deadline-ms <n>          per-request limits
+  --quiet                       no progress line
+  --events-jsonl <file>         append every crawl event to <file>, one JSON line each
+Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
+
+/** `harvest <command> --help`: what the command does, its synopsis and its options. */
+export const COMMAND_HELP: Record<CliCommand, string> = {
+  crawl: `Harvest one or more sites into a new archive folder.\n\nusage: ${SYNOPSIS.crawl}\n\n${CRAWL_OPTIONS_HELP}`,
+  resume: `Continue a paused or interrupted crawl where it stopped.\n\nusage: ${SYNOPSIS.resume}\n\noptions:\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each`,
+  stats: `Counts by outcome and skip reason, bytes and crawl time of an archive.\n\nusage: ${SYNOPSIS.stats}\n\noptions:\n  --json   the figures as JSON`,
+  list: `One line per URL of an archive: outcome, HTTP status, URL, local file or reason.\n\nusage: ${SYNOPSIS.list}\n\noptions:\n  --json   one JSON record per line`,
+  export: `Package an archive as WACZ, WARC, a ZIP of the offline copy or a BagIt bag.\n\nusage: ${SYNOPSIS.export}\n\noptions:\n  --format <f>        wacz, warc, zip or bagit (required)\n  --out, -o <path>    the file (or bag folder) to write (required)\n  --include-mirror    bagit: also put the offline copy in the bag\n  --quiet             no progress line`,
+  metadata: `Show or edit an archive's Dublin Core description.\n\nusage: ${SYNOPSIS.metadata}\n\nfields: title, creator, subject, description, publisher, date, rights, language, coverage,\nsourceOrganization, contactEmail. subject and language take comma-separated values; an empty value clears a field.`,
+  verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 invalid, 2 not a bag or WACZ.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --json    the report as JSON\n  --quiet   no progress line`,
+  serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)`,
+};
+
+/** Whether the arguments ask for help (`-h` or `--help` anywhere). */
+export const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { verify, VerifyInputError } from '../engine/export/verify.js';
 import { ByteProgress } from './byteProgress.js';
+import { formatBytes, plural } from '../../shared/format.js';
 import { VERIFY_USAGE } from './usage.js';
 
 /**
@@ -38,11 +39,11 @@ export async function runVerify(args: string[]): Promise<number> {
   if (values.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else {
     const what = report.format === 'bagit' ? 'bag' : 'WACZ';
-    const counts = `${report.files} files, ${report.bytes} bytes hashed`;
+    const counts = `${plural(report.files, 'file')}, ${formatBytes(report.bytes)} hashed`;
     process.stdout.write(
       report.ok
         ? `valid ${what}: ${report.target} (${counts})\n`
-        : `INVALID ${what}: ${report.target} (${report.problems.length} problem(s); ${counts})\n` +
+        : `INVALID ${what}: ${report.target} (${plural(report.problems.length, 'problem')}; ${counts})\n` +
             report.problems.map((p) => `${p.kind}\t${p.path}\t${p.detail}\n`).join(''),
     );
   }

@@ -2,6 +2,7 @@ import { URL_STATES, SKIP_REASONS, type CrawlStats, type UrlRecord } from '../..
 import type { PageRow, Paged } from '../../shared/contract.js';
 import { DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
 import { z } from 'zod';
+import type { JobReport, UrlFacts } from '../../shared/urlDetail.js';
 import type { Archive } from '../engine/store/archive.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { readStats } from '../engine/store/stats.js';
@@ -24,6 +25,8 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('pages'), offset: z.number().int().nonnegative(), limit: z.number().int().positive(), search: z.string().optional() }),
   z.object({ kind: z.literal('lookup'), localPath: z.string() }),
   z.object({ kind: z.literal('getMetadata') }),
+  z.object({ kind: z.literal('urlFacts'), url: z.string() }),
+  z.object({ kind: z.literal('report'), failures: z.number().int().positive() }),
   z.object({ kind: z.literal('setMetadata'), metadata: DublinCoreSchema }),
 ]);
 export type ArchiveQuery = z.infer<typeof ArchiveQuerySchema>;
@@ -35,6 +38,8 @@ export interface QueryAnswers {
   lookup: PageRow | null;
   getMetadata: DublinCore;
   setMetadata: DublinCore;
+  urlFacts: UrlFacts | null;
+  report: JobReport;
 }
 
 export type QueryOf<K extends ArchiveQuery['kind']> = Extract<ArchiveQuery, { kind: K }>;
@@ -60,6 +65,10 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return readMetadata(c);
     case 'setMetadata':
       return writeMetadata(c, q.metadata);
+    case 'urlFacts':
+      return c.urlFacts(q.url);
+    case 'report':
+      return { stats: readStats(c), pages: c.htmlPagesArchived(), topFailures: c.topFailures(q.failures), robotsProblems: c.robotsProblems() };
   }
 }
 
@@ -103,7 +112,23 @@ const urlRecordSchema = z.object({
   error: z.string().nullable(),
 });
 
-const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string() });
+const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string(), capturedAt: z.string().nullable().optional() });
+
+const urlFactsSchema = z.object({
+  record: urlRecordSchema,
+  fetchedAt: z.string().nullable(),
+  via: z.string().nullable(),
+  linkedFrom: z.object({ url: z.string(), text: z.string().nullable() }).nullable(),
+  warcPlace: z.object({ file: z.string(), offset: z.number(), length: z.number() }).nullable(),
+  robots: z.object({ httpStatus: z.number().nullable(), error: z.string().nullable() }).nullable().optional(),
+});
+
+const reportSchema = z.object({
+  stats: statsSchema,
+  pages: z.number(),
+  topFailures: z.array(z.object({ reason: z.string(), count: z.number() })),
+  robotsProblems: z.array(z.object({ site: z.string(), httpStatus: z.number().nullable(), error: z.string().nullable() })).optional(),
+});
 
 const paged = <T extends z.ZodType>(row: T) => z.object({ total: z.number(), rows: z.array(row) });
 
@@ -114,4 +139,6 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   lookup: pageRowSchema.nullable(),
   getMetadata: DublinCoreSchema,
   setMetadata: DublinCoreSchema,
+  urlFacts: urlFactsSchema.nullable(),
+  report: reportSchema,
 };

@@ -35,6 +35,9 @@ export const WEB_SHELL_ACTIONS: Omit<HostShell, 'host' | 'viewerBase'> = {
   openFile: async () => {},
 };
 
+/** Failure reasons a job's summary lists. */
+const TOP_FAILURES = 5;
+
 type Handlers = { [C in CommandName]: (args: ParsedArgs<C>) => Promise<CommandResults[C]> | CommandResults[C] };
 
 export type CommandHandler = (name: string, rawArgs: unknown) => Promise<Reply<unknown>>;
@@ -81,6 +84,11 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'archives.setMetadata': (a) => jobs.query(a.id, { kind: 'setMetadata', metadata: a.metadata }),
     'archives.export': (a) => exports.start(a),
     'exports.cancel': (a) => exports.cancel(a.exportId),
+    'jobs.urlDetail': (a) => jobs.urlDetail(a.id, a.url),
+    'jobs.report': (a) => jobs.query(a.id, { kind: 'report', failures: TOP_FAILURES }),
+    'jobs.progress': (a) => jobs.progress(a.id),
+    'exports.list': (a) => exports.list(a.id),
+    'exports.verify': (a) => exports.verify(a.exportId),
   };
 
   return async (name, rawArgs) => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { ExportStatus, HostEvent } from '../../shared/contract.js';
+import type { ExportRecord, ExportStatus, HostEvent } from '../../shared/contract.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import type { Exporter } from '../engine/export/types.js';
 import { readMetadata } from '../engine/store/metadata.js';
+import type { ExportLog } from './exportLog.js';
 import { HostError } from './hostError.js';
 import type { JobService } from './jobService.js';
 
@@ -21,7 +22,31 @@ export class ExportManager {
     private readonly jobs: JobService,
     private readonly exporters: ExporterMap,
     private readonly emit: (e: HostEvent) => void,
+    /** Finished exports, for the library's list; none in tests that only run exports. */
+    private readonly log: ExportLog | null = null,
+    /** Where the browser downloads a finished export file (web host only). */
+    private readonly downloadBase: string | null = null,
   ) {}
+
+  /** The same-origin path of a finished export's file, on the web host. */
+  readonly downloadPath = (exportId: string): string | null => (this.downloadBase ? `${this.downloadBase}${encodeURIComponent(exportId)}` : null);
+
+  list(jobId: string): ExportRecord[] {
+    this.jobs.get(jobId);
+    return this.log?.list(jobId, this.downloadPath) ?? [];
+  }
+
+  async verify(exportId: string): Promise<ExportRecord> {
+    const r = await this.log?.verify(exportId, this.downloadPath);
+    if (!r) throw new HostError('not-found', `no finished export ${exportId}`);
+    return r;
+  }
+
+  /** A finished export's file, for the web host's download route; null when unknown, gone, or a bag folder. */
+  downloadable(exportId: string): string | null {
+    const e = this.log?.get(exportId);
+    return e && this.log?.list(e.jobId, this.downloadPath).find((r) => r.exportId === exportId)?.downloadPath ? e.outPath : null;
+  }
 
   start(args: { id: string; format: ExportFormat; outPath?: string | undefined; includeMirror: boolean }): ExportStatus {
     const exporter = this.exporters[args.format];
@@ -59,6 +84,8 @@ export class ExportManager {
         });
         status.outPath = r.path;
         status.result = { bytes: r.bytes, files: r.files };
+        await this.log?.add({ exportId: status.exportId, jobId: args.id, format: args.format, outPath: r.path, bytes: r.bytes, files: r.files });
+        status.downloadPath = this.log ? (this.log.list(args.id, this.downloadPath).find((e) => e.exportId === status.exportId)?.downloadPath ?? null) : null;
         status.state = 'done';
       } catch (e) {
         status.state = abort.signal.aborted ? 'cancelled' : 'failed';

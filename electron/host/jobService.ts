@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { ArchiveSummary, HostEvent, JobStatus, JobSummary } from '../../shared/contract.js';
-import type { CrawlCounts, CrawlState } from '../../shared/crawl.js';
+import { RATE_HISTORY_POINTS, type ArchiveSummary, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
+import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
+import type { UrlDetail } from '../../shared/urlDetail.js';
 import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
@@ -13,6 +14,7 @@ import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
 import type { DataDir, JobRecord } from './dataDir.js';
 import { diskUsage } from './diskUsage.js';
 import { HostError } from './hostError.js';
+import { urlDetailOf } from './urlDetail.js';
 
 export interface JobServiceOptions {
   dataDir: DataDir;
@@ -25,6 +27,7 @@ interface Facts {
   counts: CrawlCounts | null;
   durationMs: number;
   pages: number;
+  startedAt: string | null;
   finishedAt: string | null;
 }
 
@@ -42,6 +45,8 @@ export class JobService {
   private readonly runners = new Map<string, CrawlRunner>();
   private readonly cancelRequested = new Set<string>();
   private readonly exporting = new Set<string>();
+  /** Each job's rate history from its current (or last) run in this process. */
+  private readonly history = new Map<string, JobProgressHistory>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   /** Each job's revision: the value of `changes` when it last changed. */
   private readonly revisions = new Map<string, number>();
@@ -113,6 +118,10 @@ export class JobService {
 
   update(id: string, input: unknown): JobSummary {
     const r = this.idle(id, 'edited');
+    // A finished capture's settings are part of its record; changed settings make a new capture.
+    if (r.status === 'finished' || r.status === 'cancelled') {
+      throw new HostError('conflict', `a ${r.status} job's settings are the record of its capture; start a new capture to change them`);
+    }
     const job = validJob(input);
     this.withArchive(r, true, (a) => {
       a.catalogue.setMeta('job', JSON.stringify(job));
@@ -134,6 +143,7 @@ export class JobService {
     if (deleteArchive) rmSync(r.archiveDir, { recursive: true, force: true });
     this.records.delete(id);
     this.facts.delete(id);
+    this.history.delete(id);
     this.revisions.delete(id);
     this.save();
     this.publish({ type: 'job-deleted', id });
@@ -194,6 +204,17 @@ export class JobService {
     return this.withArchive(r, queryWrites(q), (a) => answerQuery(a, q));
   }
 
+  /** A URL's detail: the catalogue's facts and its WARC record's headers; null when the URL was never discovered. */
+  urlDetail(id: string, url: string): Promise<UrlDetail | null> {
+    return urlDetailOf(this.record(id).archiveDir, url, (canonical) => this.query(id, { kind: 'urlFacts', url: canonical }));
+  }
+
+  /** The latest progress event and recent rates of a running job, so a reloaded UI draws its graphs at once. */
+  progress(id: string): JobProgressHistory {
+    this.record(id);
+    return this.history.get(id) ?? { latest: null, history: [] };
+  }
+
   /** Opens a job's archive read-only for an export; refused while the job runs. Call release when done. */
   openForExport(id: string): { archive: Archive; job: JobRecord; release: () => void } {
     const r = this.idle(id, 'exported');
@@ -239,6 +260,7 @@ export class JobService {
             f.counts = progress.counts;
             f.durationMs = progress.elapsedMs;
           }
+          this.remember(r.id, progress);
           this.publish({ type: 'progress', id: r.id, progress });
           if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
         },
@@ -251,6 +273,7 @@ export class JobService {
       },
     );
     this.runners.set(r.id, runner);
+    this.history.delete(r.id);
     r.status = 'running';
     r.error = null;
     void runner.done.then((outcome) => {
@@ -263,6 +286,14 @@ export class JobService {
       if (this.records.has(r.id)) this.changed(r);
     });
     return this.changed(r);
+  }
+
+  private remember(id: string, progress: ProgressEvent): void {
+    const h = this.history.get(id) ?? { latest: null, history: [] };
+    h.latest = progress;
+    h.history.push({ urlsPerSec: progress.urlsPerSec, kbPerSec: progress.kbPerSec });
+    if (h.history.length > RATE_HISTORY_POINTS) h.history.splice(0, h.history.length - RATE_HISTORY_POINTS);
+    this.history.set(id, h);
   }
 
   private record(id: string): JobRecord {
@@ -300,6 +331,9 @@ export class JobService {
       revision: this.revisions.get(r.id) ?? 0,
       counts: f?.counts ?? null,
       durationMs: f?.durationMs ?? 0,
+      pages: f?.pages ?? 0,
+      startedAt: f?.startedAt ?? null,
+      finishedAt: f?.finishedAt ?? null,
     };
   }
 
@@ -351,18 +385,18 @@ function statusAfterRun(state: CrawlState): JobStatus {
 }
 
 function readFacts(dir: string): Facts {
-  if (!existsSync(dir)) return { counts: null, durationMs: 0, pages: 0, finishedAt: null };
+  if (!existsSync(dir)) return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
   try {
     const a = Archive.open(dir, { readonly: true });
     try {
       const s = readStats(a.catalogue);
       const started = s.startedAt !== null;
-      return { counts: started ? s.counts : null, durationMs: s.durationMs, pages: a.catalogue.htmlPagesArchived(), finishedAt: s.finishedAt };
+      return { counts: started ? s.counts : null, durationMs: s.durationMs, pages: a.catalogue.htmlPagesArchived(), startedAt: s.startedAt, finishedAt: s.finishedAt };
     } finally {
       a.close();
     }
   } catch {
-    return { counts: null, durationMs: 0, pages: 0, finishedAt: null };
+    return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
   }
 }
 

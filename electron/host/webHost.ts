@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,10 @@ import type { ExporterMap } from './exportManager.js';
 import { hostAllowed, newToken, safeSegments, sameOriginRequest, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
 import { startMirrorServer } from './mirrorServer.js';
 import { appCsp } from './appCsp.js';
+import { sendTokenlessPage } from './tokenlessPage.js';
+
+/** `/t/<token>/download/<exportId>`: a finished export's file. */
+const DOWNLOAD_SEGMENT = 'download';
 
 /** dist/renderer, built by `npm run build:renderer`. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../renderer/', import.meta.url));
@@ -62,6 +67,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       dataDir: opts.dataDir,
       exporters: opts.exporters ?? {},
       shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS },
+      downloadBase: `/${TOKEN_SEGMENT}/${token}/${DOWNLOAD_SEGMENT}/`,
       ...(opts.progressIntervalMs !== undefined && { progressIntervalMs: opts.progressIntervalMs }),
     });
   } catch (e) {
@@ -84,7 +90,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (!hostAllowed(req, port)) return sendText(res, 403, 'wrong Host header');
     const pathname = (req.url ?? '/').split(/[?#]/)[0]!;
     const [, seg, tok, ...rest] = pathname.split('/');
-    if (seg !== TOKEN_SEGMENT || tok === undefined || !sameSecret(tok, token)) return sendText(res, 404, 'not found');
+    if (seg !== TOKEN_SEGMENT || tok === undefined || !sameSecret(tok, token)) {
+      if (req.method === 'GET' || req.method === 'HEAD') return sendTokenlessPage(res, req.method === 'HEAD');
+      return sendText(res, 404, 'not found');
+    }
     // Relative URLs in the page (app.js, app.css) need the base to end in '/'.
     if (rest.length === 0) return sendText(res, 308, 'moved', { Location: `/${TOKEN_SEGMENT}/${token}/` });
     if (rest[0] === API_SEGMENT) {
@@ -93,6 +102,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       return sendText(res, 404, 'not found');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+    if (rest[0] === DOWNLOAD_SEGMENT && rest.length === 2) return sendExport(req, res, host, rest[1]!);
     if (!existsSync(rendererDir) || !existsSync(`${rendererDir}/index.html`)) {
       return sendText(res, 404, `The Harvest app is not built: run 'npm run build' (it builds the renderer into ${rendererDir}).`);
     }
@@ -128,6 +138,28 @@ async function runCommand(req: IncomingMessage, res: ServerResponse, host: Engin
   const reply = await host.handle(command, body);
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   res.end(JSON.stringify(reply));
+}
+
+/** A finished export's file as an attachment, under the token like everything else. */
+function sendExport(req: IncomingMessage, res: ServerResponse, host: EngineHost, encodedId: string): void {
+  let exportId: string;
+  try {
+    exportId = decodeURIComponent(encodedId);
+  } catch {
+    return sendText(res, 404, 'not found');
+  }
+  const file = host.exports.downloadable(exportId);
+  if (file === null) return sendText(res, 404, 'no such export file (it may have been moved or deleted)');
+  const name = path.basename(file).replace(/[^\w.-]/g, '_');
+  res.writeHead(200, {
+    'Content-Type': 'application/octet-stream',
+    'Content-Length': String(statSync(file).size),
+    'Content-Disposition': `attachment; filename="${name}"`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).on('error', () => res.destroy()).pipe(res);
 }
 
 class BodyTooLarge extends Error {}

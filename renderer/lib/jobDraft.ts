@@ -28,7 +28,7 @@ export const FIELDS: FieldDef[] = [
   { path: 'scope.exclude', label: 'Exclude (regular expressions)', kind: 'lines', group: 'Scope', help: 'One per line; wins over include' },
   { path: 'limits.maxDepth', label: 'Max depth', kind: 'int', group: 'Limits', nullable: true },
   { path: 'limits.maxPages', label: 'Max pages', kind: 'int', group: 'Limits', nullable: true },
-  { path: 'limits.maxBytes', label: 'Max size', kind: 'int', group: 'Limits', nullable: true, scale: 1024 * 1024, unit: 'MB' },
+  { path: 'limits.maxBytes', label: 'Max size', kind: 'int', group: 'Limits', nullable: true, scale: 1_000_000, unit: 'MB' },
   { path: 'limits.maxDurationMs', label: 'Max duration', kind: 'int', group: 'Limits', nullable: true, scale: 60_000, unit: 'min' },
   { path: 'politeness.perHostConnections', label: 'Connections per host', kind: 'int', group: 'Politeness' },
   { path: 'politeness.delayMs', label: 'Delay between requests', kind: 'int', group: 'Politeness', unit: 'ms' },

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ExportStatus } from '../../shared/contract.js';
+import type { ExportRecord, ExportStatus } from '../../shared/contract.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import { commandValue } from './command.js';
 
@@ -12,9 +12,15 @@ export interface ExportRequest {
 
 interface ExportsState {
   byId: Record<string, ExportStatus>;
+  /** Finished exports per archive (job id), newest first, once loaded. */
+  records: Record<string, ExportRecord[]>;
+  /** Exports being verified. */
+  verifying: Record<string, boolean>;
   start(request: ExportRequest): Promise<ExportStatus | null>;
   cancel(exportId: string): Promise<void>;
   apply(status: ExportStatus): void;
+  loadRecords(jobId: string): Promise<void>;
+  verify(exportId: string, jobId: string): Promise<void>;
 }
 
 export const useExports = create<ExportsState>()((set, get) => ({
@@ -28,7 +34,25 @@ export const useExports = create<ExportsState>()((set, get) => ({
     const status = await commandValue('exports.cancel', { exportId });
     if (status) get().apply(status);
   },
-  apply: (status) => set((s) => ({ byId: { ...s.byId, [status.exportId]: status } })),
+  apply: (status) => {
+    set((s) => ({ byId: { ...s.byId, [status.exportId]: status } }));
+    if (status.state === 'done') void get().loadRecords(status.jobId);
+  },
+  records: {},
+  verifying: {},
+  loadRecords: async (jobId) => {
+    const list = await commandValue('exports.list', { id: jobId });
+    if (list) set((s) => ({ records: { ...s.records, [jobId]: list } }));
+  },
+  verify: async (exportId, jobId) => {
+    set((s) => ({ verifying: { ...s.verifying, [exportId]: true } }));
+    const r = await commandValue('exports.verify', { exportId });
+    set((s) => {
+      const { [exportId]: _done, ...verifying } = s.verifying;
+      const list = s.records[jobId] ?? [];
+      return { verifying, records: r ? { ...s.records, [jobId]: list.map((e) => (e.exportId === exportId ? r : e)) } : s.records };
+    });
+  },
 }));
 
 export const selectExport =

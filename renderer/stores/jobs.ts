@@ -128,3 +128,23 @@ export function runActionsFor(status: JobStatus): RunActions {
 
 /** Whether a job's settings may be edited now (not while a run holds them). */
 export const isEditable = (status: JobStatus): boolean => status !== 'running' && status !== 'pausing';
+
+/** A finished or cancelled job's settings are the record of its capture: changing them makes a new capture. */
+export const isRecorded = (status: JobStatus): boolean => status === 'finished' || status === 'cancelled';
+
+const sameSeeds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().every((s, i) => s === [...b].sort()[i]);
+
+/** How many other jobs have this job's name and seeds (duplicates to tell apart). */
+export const selectTwinCount =
+  (id: string) =>
+  (s: JobsView): number => {
+    const job = s.byId[id];
+    if (!job) return 0;
+    return Object.values(s.byId).filter((o) => o.id !== id && o.job.name.trim() === job.job.name.trim() && sameSeeds(o.job.seeds, job.job.seeds)).length;
+  };
+
+/** Jobs with this name and these seeds (for the job form's warning). */
+export const selectJobsLike =
+  (name: string, seeds: readonly string[], exceptId?: string) =>
+  (s: JobsView): JobSummary[] =>
+    Object.values(s.byId).filter((o) => o.id !== exceptId && o.job.name.trim() === name.trim() && sameSeeds(o.job.seeds, seeds));

@@ -3,8 +3,11 @@ import type { SkipReason, UrlState } from '../../shared/crawl.js';
 
 export type Screen = 'jobs' | 'library' | 'viewer';
 
-/** What the job form is doing, if open. */
-export type JobFormMode = { kind: 'create' } | { kind: 'edit'; id: string };
+/**
+ * What the job form is doing, if open. 'create' may start from another job's settings (`from`): a
+ * new capture of a finished job, optionally with more seeds (a page added from the viewer).
+ */
+export type JobFormMode = { kind: 'create'; from?: string; addSeeds?: string[] } | { kind: 'edit'; id: string };
 
 interface NavState {
   screen: Screen;
@@ -19,19 +22,39 @@ interface NavState {
   openJobForm(mode: JobFormMode | null): void;
   setHelp(open: boolean): void;
   drill(jobId: string, filter: { state?: UrlState; skipReason?: SkipReason }): void;
+  /** The job form holds edits that leaving would lose. */
+  formDirty: boolean;
+  setFormDirty(dirty: boolean): void;
+  /** A navigation waiting for the archivist to confirm discarding the form's edits. */
+  pendingLeave: (() => void) | null;
+  /** Runs the action, or, with unsaved edits in the job form, asks first. */
+  guard(action: () => void): void;
+  confirmLeave(): void;
+  stayHere(): void;
 }
 
 let drillSerial = 0;
 
-export const useNav = create<NavState>()((set) => ({
+export const useNav = create<NavState>()((set, get) => ({
   screen: 'jobs',
   viewer: null,
   jobForm: null,
   helpOpen: false,
   drillDown: null,
-  go: (screen) => set({ screen }),
-  openViewer: (jobId, localPath = 'index.html') => set({ screen: 'viewer', viewer: { jobId, localPath } }),
-  openJobForm: (jobForm) => set({ jobForm, screen: 'jobs' }),
+  formDirty: false,
+  pendingLeave: null,
+  setFormDirty: (formDirty) => set({ formDirty }),
+  guard: (action) => (get().formDirty && get().jobForm ? set({ pendingLeave: action }) : action()),
+  confirmLeave: () => {
+    const action = get().pendingLeave;
+    set({ pendingLeave: null, formDirty: false });
+    action?.();
+  },
+  stayHere: () => set({ pendingLeave: null }),
+  // Leaving the jobs screen, or replacing the form, would drop its edits.
+  go: (screen) => (screen === 'jobs' ? set({ screen }) : get().guard(() => set({ screen }))),
+  openViewer: (jobId, localPath = 'index.html') => get().guard(() => set({ screen: 'viewer', viewer: { jobId, localPath } })),
+  openJobForm: (jobForm) => get().guard(() => set({ jobForm, screen: 'jobs' })),
   setHelp: (helpOpen) => set({ helpOpen }),
   drill: (jobId, filter) => set({ drillDown: { jobId, ...filter, serial: ++drillSerial } }),
 }));

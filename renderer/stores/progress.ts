@@ -1,10 +1,8 @@
 import { create } from 'zustand';
+import { RATE_HISTORY_POINTS, type JobProgressHistory, type RatePoint } from '../../shared/contract.js';
 import type { ProgressEvent } from '../../shared/crawl.js';
 
-export interface RatePoint {
-  urlsPerSec: number;
-  kbPerSec: number;
-}
+export type { RatePoint };
 
 export interface JobProgress {
   latest: ProgressEvent;
@@ -12,11 +10,13 @@ export interface JobProgress {
   history: RatePoint[];
 }
 
-export const HISTORY_POINTS = 60;
+export const HISTORY_POINTS = RATE_HISTORY_POINTS;
 
 interface ProgressState {
   byJob: Record<string, JobProgress>;
   apply(id: string, progress: ProgressEvent): void;
+  /** Takes the host's history of a job (after a reload), unless live events already arrived. */
+  seed(id: string, from: JobProgressHistory): void;
   forget(id: string): void;
 }
 
@@ -27,6 +27,14 @@ export const useProgress = create<ProgressState>()((set) => ({
       const prev = s.byJob[id]?.history ?? [];
       const history = [...prev, { urlsPerSec: progress.urlsPerSec, kbPerSec: progress.kbPerSec }].slice(-HISTORY_POINTS);
       return { byJob: { ...s.byJob, [id]: { latest: progress, history } } };
+    }),
+  seed: (id, from) =>
+    set((s) => {
+      if (!from.latest) return s;
+      const live = s.byJob[id];
+      // Events that arrived while the history was on its way are newer: keep them after it.
+      const history = [...from.history, ...(live?.history ?? [])].slice(-HISTORY_POINTS);
+      return { byJob: { ...s.byJob, [id]: { latest: live?.latest ?? from.latest, history } } };
     }),
   forget: (id) =>
     set((s) => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AppInfo, HostEvent, JobSummary, Reply } from '../../shared/contract.js';
-import { LOCATION_SCRIPT } from '../../shared/frameLocation.js';
+import { FRAME_SCRIPT } from '../../shared/frameLocation.js';
 import { startWebHost, type WebHost } from '../../electron/host/webHost.js';
 
 /** A raw request, so headers fetch won't let us forge (Host) can be sent. */
@@ -118,7 +118,7 @@ describe('harvest serve web host', () => {
     assert.equal(home.status, 200);
     // HTML pages report their location to the viewer; the file on disk stays as harvested.
     const body = await home.text();
-    assert.equal(body, `<!doctype html><script>${LOCATION_SCRIPT}</script><title>Home</title>`);
+    assert.equal(body, `<!doctype html><script>${FRAME_SCRIPT}</script><title>Home</title>`);
     assert.equal(home.headers.get('content-length'), String(Buffer.byteLength(body)));
     assert.equal(readFileSync(path.join(job.archiveDir, 'mirror', 'index.html'), 'utf8'), '<!doctype html><title>Home</title>');
     const csp = home.headers.get('content-security-policy') ?? '';

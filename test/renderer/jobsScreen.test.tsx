@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { setApi } from '../../renderer/api/index.js';
 import { Jobs } from '../../renderer/features/Jobs/index.js';
 import { Progress } from '../../renderer/features/Progress/index.js';
-import { RunControls } from '../../renderer/features/RunControls/index.js';
+import { CancelRun, RunControls } from '../../renderer/features/RunControls/index.js';
 import { useJobs } from '../../renderer/stores/jobs.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import { useProgress } from '../../renderer/stores/progress.js';
@@ -35,10 +35,42 @@ describe('run controls', () => {
   ];
   for (const [status, enabled] of cases) {
     it(`offers ${enabled.join(', ') || 'nothing'} when ${status}`, () => {
-      render(<RunControls id="a" status={status} />);
+      render(
+        <>
+          <RunControls id="a" status={status} />
+          <CancelRun id="a" name="Job a" status={status} />
+        </>,
+      );
       assert.deepEqual(buttons(), enabled);
     });
   }
+
+  it('cancels only after the archivist confirms, and keeping it sends nothing', async () => {
+    api = fakeApi({ 'jobs.cancel': () => ok(jobSummary('a', 'pausing')) });
+    setApi(api);
+    render(<CancelRun id="a" name="Job a" status="running" />);
+    fireEvent.click(screen.getByTestId('job-cancel'));
+    assert.ok(screen.getByTestId('job-cancel-confirm'));
+    fireEvent.click(screen.getByTestId('job-cancel-confirm-cancel'));
+    assert.equal(screen.queryByTestId('job-cancel-confirm'), null);
+    assert.deepEqual(api.callsTo('jobs.cancel'), []);
+    fireEvent.click(screen.getByTestId('job-cancel'));
+    await act(async () => fireEvent.click(screen.getByTestId('job-cancel-confirm-ok')));
+    assert.deepEqual(api.callsTo('jobs.cancel'), [{ id: 'a' }]);
+  });
+
+  it('keeps Cancel apart from Pause in the job pane', () => {
+    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }) }));
+    useJobs.getState().setAll([jobSummary('a', 'running')]);
+    useJobs.getState().select('a');
+    render(<Jobs />);
+    const pause = screen.getByTestId('job-pause');
+    const cancel = screen.getByTestId('job-cancel');
+    // Not in the same button group, and not adjacent.
+    assert.notEqual(pause.parentElement, cancel.parentElement);
+    assert.notEqual(pause.nextElementSibling, cancel);
+    assert.equal(pause.closest('[role="group"]')?.contains(cancel), false);
+  });
 
   it('labels the resume of a crashed run and sends the commands', async () => {
     render(<RunControls id="a" status="interrupted" />);
@@ -73,8 +105,8 @@ describe('progress', () => {
     assert.equal(text('stat-fetched'), '1,237');
     assert.equal(text('stat-queued'), '304');
     assert.equal(text('stat-urls-per-sec'), '42');
-    assert.equal(text('stat-kb-per-sec'), '512');
-    assert.equal(text('stat-bytes'), '3.0 MB');
+    assert.equal(text('stat-kb-per-sec'), '524 kB/s');
+    assert.equal(text('stat-bytes'), '3.1 MB');
     assert.equal(text('stat-elapsed'), '2:05');
     assert.equal(screen.getByTestId('progress-bar').getAttribute('aria-valuenow'), '80');
     assert.equal(screen.getByTestId('sparkline-urls').querySelectorAll('polyline').length, 1);
@@ -98,7 +130,18 @@ describe('progress', () => {
     render(<Progress id="a" />);
     assert.equal(screen.getByTestId('stat-fetched').textContent, '9');
     assert.equal(screen.getByTestId('stat-elapsed').textContent, '1:01');
-    assert.equal(screen.getByTestId('stat-urls-per-sec').textContent, '—');
+    // Rates mean nothing once a run is over: they are not shown, and no ETA either.
+    assert.equal(screen.queryByTestId('stat-urls-per-sec'), null);
+    assert.equal(screen.queryByTestId('progress-eta'), null);
+    assert.equal(screen.getByTestId('progress-percent').textContent, 'Finished: each of the 9 URLs fetched has its outcome');
+  });
+
+  it('says the percentage is of the URLs known so far, with the time left', () => {
+    useJobs.getState().upsert(jobSummary('a', 'running'));
+    useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 30, queued: 60, inFlight: 10 }), urlsPerSec: 2, elapsedMs: 10_000 }));
+    render(<Progress id="a" />);
+    assert.equal(screen.getByTestId('progress-bar').getAttribute('aria-valuenow'), '30');
+    assert.match(screen.getByTestId('progress-percent').textContent ?? '', /^30% of the 100 URLs found so far · about 35 s left at the current rate/);
   });
 });
 
@@ -121,7 +164,7 @@ describe('jobs screen', () => {
     act(() => useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 77 }) })));
     const rows = screen.getAllByTestId('job-row');
     assert.deepEqual(rows.map((r) => within(r).getByTestId('job-status').textContent), ['paused', 'running']);
-    assert.equal(within(rows[1]!).getByTestId('job-row-archived').textContent, '77 archived');
+    assert.equal(within(rows[1]!).getByTestId('job-row-archived').textContent, '77 archived so far');
     fireEvent.click(rows[0]!);
     assert.equal(screen.getByTestId('job-name').textContent, 'Job bb');
     fireEvent.click(screen.getByTestId('job-delete'));

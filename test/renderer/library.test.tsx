@@ -96,7 +96,14 @@ describe('library', () => {
     const base = { exportId: 'x1', jobId: 'a', format: 'bagit' as const, outPath: '/out/a-bag', result: null, error: null };
     act(() => dispatchHostEvent({ type: 'export', export: { ...base, state: 'running', progress: { phase: 'hashing', doneBytes: 25, totalBytes: 100 } } }));
     assert.equal(screen.getByTestId('export-progress').getAttribute('aria-valuenow'), '25');
-    assert.match(screen.getByTestId('export-message').textContent ?? '', /hashing/);
+    assert.equal(screen.getByTestId('export-message').textContent, 'Hashing… 25%');
+    // A later phase reports its own bytes from zero: the bar and its label agree and do not go back.
+    act(() => dispatchHostEvent({ type: 'export', export: { ...base, state: 'running', progress: { phase: 'writing', doneBytes: 10, totalBytes: 100 } } }));
+    assert.equal(screen.getByTestId('export-progress').getAttribute('aria-valuenow'), '25');
+    assert.equal(screen.getByTestId('export-message').textContent, 'Writing… 25%');
+    act(() => dispatchHostEvent({ type: 'export', export: { ...base, state: 'running', progress: { phase: 'writing', doneBytes: 60, totalBytes: 100 } } }));
+    assert.equal(screen.getByTestId('export-progress').getAttribute('aria-valuenow'), '60');
+    assert.equal(screen.getByTestId('export-message').textContent, 'Writing… 60%');
     await act(async () => fireEvent.click(screen.getByTestId('export-cancel')));
     assert.deepEqual(api.callsTo('exports.cancel'), [{ exportId: 'x1' }]);
     assert.equal(screen.getByTestId('export-status').getAttribute('data-state'), 'cancelled');
@@ -111,9 +118,18 @@ describe('library', () => {
     assert.ok(screen.getByTestId('export-choose-path'));
     await act(async () => fireEvent.click(screen.getByTestId('export-start')));
     act(() =>
-      dispatchHostEvent({ type: 'export', export: { exportId: 'x1', jobId: 'a', format: 'wacz', outPath: '/out/a.wacz', state: 'done', progress: { phase: 'done', doneBytes: 100, totalBytes: 100 }, result: { bytes: 4096, files: 3 }, error: null } }),
+      dispatchHostEvent({
+        type: 'export',
+        export: { exportId: 'x1', jobId: 'a', format: 'wacz', outPath: '/out/a.wacz', state: 'done', progress: { phase: 'done', doneBytes: 100, totalBytes: 100 }, result: { bytes: 4096, files: 3 }, error: null, downloadPath: '/t/tok/download/x1' },
+      }),
     );
-    assert.equal(screen.getByTestId('export-message').textContent, 'Done: /out/a.wacz (4.0 KB, 3 files)');
+    assert.equal(screen.getByTestId('export-message').textContent, 'Done: /out/a.wacz (4.1 kB, 3 files)');
+    assert.equal(screen.getByTestId('export-download').getAttribute('href'), '/t/tok/download/x1');
+    // A second export starts from the same dialog.
+    fireEvent.click(screen.getByTestId('export-again'));
+    assert.equal(screen.queryByTestId('export-status'), null);
+    assert.ok(screen.getByTestId('export-start'));
+    assert.equal((screen.getByTestId('export-format-warc') as HTMLInputElement).disabled, false);
   });
 
   it('edits Dublin Core metadata', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LOCATION_SCRIPT, withLocationScript } from '../../shared/frameLocation.js';
+import { FRAME_SCRIPT, LOCATION_SCRIPT, withLocationScript } from '../../shared/frameLocation.js';
 
-const TAG = `<script>${LOCATION_SCRIPT}</script>`;
+const TAG = `<script>${FRAME_SCRIPT}</script>`;
 const insert = (html: string | Buffer) => Buffer.from(withLocationScript(Buffer.from(html))).toString('latin1');
 
 describe('withLocationScript', () => {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { SkipReason, UrlRecord, UrlState } from '../../../shared/crawl.js';
+import type { FailureReason, RobotsProblem, UrlFacts } from '../../../shared/urlDetail.js';
 import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
 import { StringPool } from './stringPool.js';
@@ -119,6 +120,8 @@ export interface PageRecord {
   url: string;
   title: string | null;
   localPath: string;
+  /** When it was fetched (ISO 8601); given by pageAt only. */
+  capturedAt?: string | null;
 }
 
 const HTML_TYPE_SQL = "(content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')";
@@ -546,8 +549,63 @@ export class Catalogue {
   /** The archived URL saved at a mirror path, or undefined. */
   pageAt(localPath: string): PageRecord | undefined {
     return this.db
-      .prepare("SELECT url, title, local_path AS localPath FROM urls WHERE state = 'archived' AND local_path = ? ORDER BY id LIMIT 1")
+      .prepare("SELECT url, title, local_path AS localPath, fetched_at AS capturedAt FROM urls WHERE state = 'archived' AND local_path = ? ORDER BY id LIMIT 1")
       .get(localPath) as PageRecord | undefined;
+  }
+
+  /** What the catalogue knows of one canonical URL, for the URL detail panel; null when never discovered. */
+  urlFacts(url: string): UrlFacts | null {
+    const r = this.db
+      .prepare(
+        `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error,
+           u.fetched_at, u.via, p.url AS parent_url,
+           (SELECT l.text FROM links l WHERE l.from_id = u.parent_id AND l.to_id = u.id AND l.text IS NOT NULL LIMIT 1) AS link_text,
+           r.file, r.offset, r.length, rb.http_status AS robots_status, rb.error AS robots_error, rb.site AS robots_site
+         FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id LEFT JOIN urls p ON p.id = u.parent_id
+           LEFT JOIN original_records r ON r.url_id = u.id
+           LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason = 'robots'
+         WHERE u.url = ?`,
+      )
+      .get(url) as Record<string, unknown> | undefined;
+    if (!r) return null;
+    let place = r.file ? { file: r.file as string, offset: r.offset as number, length: r.length as number } : null;
+    if (!place) {
+      // A first capture of a payload knows its record too (no index on url: one scan, on demand only).
+      const c = this.db
+        .prepare('SELECT file, offset, length FROM payload_captures WHERE url = ? AND file IS NOT NULL ORDER BY date DESC LIMIT 1')
+        .get(url) as { file: string; offset: number; length: number } | undefined;
+      place = c ?? null;
+    }
+    return {
+      record: toUrlRecord(r),
+      fetchedAt: (r.fetched_at as string | null) ?? null,
+      via: (r.via as string | null) ?? null,
+      linkedFrom: r.parent_url ? { url: r.parent_url as string, text: (r.link_text as string | null) ?? null } : null,
+      warcPlace: place,
+      robots: r.robots_site ? { httpStatus: (r.robots_status as number | null) ?? null, error: (r.robots_error as string | null) ?? null } : null,
+    };
+  }
+
+  /** Sites whose robots.txt could not be read (unreachable, or a 5xx), which keeps the crawl out of them. */
+  robotsProblems(): RobotsProblem[] {
+    return (
+      this.db.prepare('SELECT site, http_status, error FROM robots WHERE error IS NOT NULL OR http_status >= 500 ORDER BY site').all() as {
+        site: string;
+        http_status: number | null;
+        error: string | null;
+      }[]
+    ).map((r) => ({ site: r.site, httpStatus: r.http_status, error: r.error }));
+  }
+
+  /** The commonest reasons URLs failed or got an HTTP error: the error's text, or `HTTP <status>`. */
+  topFailures(limit: number): FailureReason[] {
+    return this.db
+      .prepare(
+        `SELECT CASE WHEN state = 'http-error' THEN 'HTTP ' || COALESCE(http_status, '?') ELSE COALESCE(error, 'unknown error') END AS reason,
+           COUNT(*) AS count
+         FROM urls WHERE state IN ('failed', 'http-error') GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
+      )
+      .all(limit) as FailureReason[];
   }
 
   /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */

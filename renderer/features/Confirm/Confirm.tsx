@@ -4,13 +4,17 @@ interface Props {
   title: string;
   children?: ReactNode;
   confirmLabel: string;
+  /** The label of the button that backs out; 'Cancel' unless that word would be ambiguous. */
+  cancelLabel?: string;
+  /** 'danger' (red) for destructive actions, 'primary' otherwise. */
+  tone?: 'danger' | 'primary';
   onConfirm(): void;
   onCancel(): void;
   testId?: string;
 }
 
 /** A modal yes/no question; Escape cancels. */
-export function Confirm({ title, children, confirmLabel, onConfirm, onCancel, testId = 'confirm' }: Props) {
+export function Confirm({ title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'danger', onConfirm, onCancel, testId = 'confirm' }: Props) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   useEffect(() => cancelRef.current?.focus(), []);
   return (
@@ -20,9 +24,9 @@ export function Confirm({ title, children, confirmLabel, onConfirm, onCancel, te
         {children}
         <div className="modal-actions">
           <button ref={cancelRef} onClick={onCancel} data-testid={`${testId}-cancel`}>
-            Cancel
+            {cancelLabel}
           </button>
-          <button className="danger" onClick={onConfirm} data-testid={`${testId}-ok`}>
+          <button className={tone} onClick={onConfirm} data-testid={`${testId}-ok`}>
             {confirmLabel}
           </button>
         </div>

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ArchiveSummary } from '../../../shared/contract.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/metadata.js';
-import { formatBytes } from '../../lib/format.js';
+import { formatBytes, plural } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';
 import { selectExport, useExports } from '../../stores/exports.js';
+import { ExportList } from './ExportList.js';
 
 const FORMAT_LABELS: Record<ExportFormat, string> = {
   wacz: 'WACZ (web archive collection, opens in ReplayWeb.page)',
@@ -38,7 +39,14 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
     if (started) setExportId(started.exportId);
   };
 
-  const fraction = status && status.progress.totalBytes > 0 ? Math.min(1, status.progress.doneBytes / status.progress.totalBytes) : null;
+  // Exporters report each phase's bytes afresh; the bar and its label show one figure that only grows.
+  const peak = useRef<{ id: string | null; value: number }>({ id: null, value: 0 });
+  const raw = status && status.progress.totalBytes > 0 ? Math.min(1, status.progress.doneBytes / status.progress.totalBytes) : null;
+  if (peak.current.id !== exportId) peak.current = { id: exportId, value: 0 };
+  if (status?.state === 'done') peak.current.value = 1;
+  else if (raw !== null) peak.current.value = Math.max(peak.current.value, raw);
+  const fraction = raw === null && peak.current.value === 0 ? null : peak.current.value;
+  const percent = fraction === null ? null : Math.floor(fraction * 100);
 
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && !running && onClose()}>
@@ -82,19 +90,28 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
               role="progressbar"
               aria-valuemin={0}
               aria-valuemax={100}
-              aria-valuenow={fraction == null ? undefined : Math.round(fraction * 100)}
+              aria-valuenow={percent ?? undefined}
               data-testid="export-progress"
             >
-              <div className={`progress-fill${fraction == null && running ? ' indeterminate' : ''}`} style={{ width: `${((status.state === 'done' ? 1 : fraction ?? 0) * 100).toFixed(1)}%` }} />
+              <div className={`progress-fill${fraction == null && running ? ' indeterminate' : ''}`} style={{ width: `${percent ?? 0}%` }} />
             </div>
             <p data-testid="export-message">
-              {status.state === 'running' && `${status.progress.phase}… ${formatBytes(status.progress.doneBytes)}${status.progress.totalBytes ? ` of ${formatBytes(status.progress.totalBytes)}` : ''}`}
-              {status.state === 'done' && `Done: ${status.outPath}${status.result ? ` (${formatBytes(status.result.bytes)}, ${status.result.files} files)` : ''}`}
+              {status.state === 'running' && `${capitalise(status.progress.phase)}…${percent === null ? '' : ` ${percent}%`}`}
+              {status.state === 'done' && `Done: ${status.outPath}${status.result ? ` (${formatBytes(status.result.bytes)}, ${plural(status.result.files, 'file')})` : ''}`}
               {status.state === 'failed' && `Failed: ${status.error ?? 'unknown error'}`}
-              {status.state === 'cancelled' && 'Cancelled.'}
+              {status.state === 'cancelled' && 'Cancelled; nothing was kept.'}
             </p>
+            {status.state === 'done' && status.downloadPath && (
+              <p>
+                <a className="button primary" href={status.downloadPath} download title={status.outPath} data-testid="export-download">
+                  Download the {status.format.toUpperCase()} file
+                </a>
+              </p>
+            )}
           </div>
         )}
+        <h3 className="export-list-title">Exports of this archive</h3>
+        <ExportList jobId={archive.jobId} />
         <div className="modal-actions">
           {running ? (
             <button onClick={() => status && void useExports.getState().cancel(status.exportId)} data-testid="export-cancel">
@@ -110,8 +127,21 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
               Export
             </button>
           )}
+          {status && !running && (
+            <button
+              onClick={() => {
+                setExportId(null);
+                setOutPath('');
+              }}
+              data-testid="export-again"
+            >
+              Export another…
+            </button>
+          )}
         </div>
       </div>
     </div>
   );
 }
+
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,10 +1,12 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatDate } from '../../lib/format.js';
 import type { JobIssue } from '../../../shared/job.js';
 import { FIELDS, describeDefault, draftFromJob, draftToInput, issuesByField, type FieldDef, type JobDraft } from '../../lib/jobDraft.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';
-import { useJobs } from '../../stores/jobs.js';
-import type { JobFormMode } from '../../stores/nav.js';
+import { selectJobsLike, useJobs } from '../../stores/jobs.js';
+import { useNav, type JobFormMode } from '../../stores/nav.js';
 
 const GROUPS = [...new Set(FIELDS.map((f) => f.group))];
 const SCOPE_MODES = [
@@ -23,14 +25,33 @@ export function JobForm({ mode, onDone }: Props) {
   const info = useApp((s) => s.info);
   const isWeb = useApp(selectIsWebHost);
   const editing = mode.kind === 'edit' ? useJobs.getState().byId[mode.id] : undefined;
-  const [draft, setDraft] = useState<JobDraft>(() => draftFromJob(editing?.job ?? { ...info?.defaults, seeds: [] }));
+  /** A new capture starts from a recorded job's settings (and maybe more seeds). */
+  const from = mode.kind === 'create' && mode.from ? useJobs.getState().byId[mode.from] : undefined;
+  const source = editing ?? from;
+  const [initial] = useState<JobDraft>(() => {
+    const d = draftFromJob(source?.job ?? { ...info?.defaults, seeds: [] });
+    const extra = mode.kind === 'create' ? (mode.addSeeds ?? []) : [];
+    return extra.length ? { ...d, seeds: [String(d.seeds ?? ''), ...extra].filter((l) => l.trim() !== '').join('\n') } : d;
+  });
+  const [draft, setDraft] = useState<JobDraft>(initial);
   const [archiveDir, setArchiveDir] = useState('');
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitted, setSubmitted] = useState(false);
   const [hostIssues, setHostIssues] = useState<JobIssue[]>([]);
   const [busy, setBusy] = useState(false);
 
-  const local = useMemo(() => draftToInput(draft, editing ? (editing.job as unknown as Record<string, unknown>) : {}), [draft, editing]);
+  const local = useMemo(() => draftToInput(draft, source ? (source.job as unknown as Record<string, unknown>) : {}), [draft, source]);
+  const dirty = archiveDir.trim() !== '' || FIELDS.some((f) => draft[f.path] !== initial[f.path]);
+  useEffect(() => {
+    useNav.getState().setFormDirty(dirty);
+    if (!dirty) return;
+    // Closing or reloading the browser tab would lose the edits too.
+    const onUnload = (e: BeforeUnloadEvent): void => e.preventDefault();
+    window.addEventListener('beforeunload', onUnload);
+    return () => window.removeEventListener('beforeunload', onUnload);
+  }, [dirty]);
+  useEffect(() => () => useNav.getState().setFormDirty(false), []);
+  const twins = useJobs(useShallow(selectJobsLike(String(draft.name ?? ''), linesOf(draft.seeds), editing?.id)));
   const shown = issuesByField([...local.issues.filter((i) => submitted || touched[fieldOf(i.path)]), ...hostIssues]);
 
   const set = (path: string, value: string | boolean): void => {
@@ -49,7 +70,10 @@ export function JobForm({ mode, onDone }: Props) {
     const jobs = useJobs.getState();
     const reply = mode.kind === 'edit' ? await jobs.update(mode.id, local.input) : await jobs.create(local.input, archiveDir.trim() || undefined);
     setBusy(false);
-    if (reply.ok) onDone();
+    if (reply.ok) {
+      useNav.getState().setFormDirty(false);
+      onDone();
+    }
     else if (reply.error.code === 'invalid-job') {
       const issues = reply.error.issues ?? [{ path: '', message: reply.error.message }];
       setHostIssues(issues);
@@ -64,7 +88,19 @@ export function JobForm({ mode, onDone }: Props) {
 
   return (
     <form className="job-form" onSubmit={(e) => void submit(e)} noValidate data-testid="job-form">
-      <h2>{mode.kind === 'edit' ? `Edit “${editing?.job.name ?? ''}”` : 'New job'}</h2>
+      <h2>{mode.kind === 'edit' ? `Edit “${editing?.job.name ?? ''}”` : from ? `New capture of “${from.job.name}”` : 'New job'}</h2>
+      {from && (
+        <p className="note" data-testid="job-form-capture-note">
+          The capture of {formatDate(from.createdAt)} keeps the settings it was made with. These settings make a new job with its own archive folder.
+        </p>
+      )}
+      {twins.length > 0 && (
+        <p className="warning" role="status" data-testid="job-form-twin">
+          {twins.length === 1 ? 'Another job has' : `${twins.length} other jobs have`} this name and these seeds (created{' '}
+          {twins.map((t) => formatDate(t.createdAt)).join(', ')}). {from ? 'That is expected for a new capture; ' : ''}The jobs are told apart by their creation
+          date{from ? '.' : '; consider a distinct name.'}
+        </p>
+      )}
       {shown[''] && (
         <ul className="form-issues" data-testid="job-form-issues">
           {shown[''].map((m) => (
@@ -109,15 +145,21 @@ export function JobForm({ mode, onDone }: Props) {
       ))}
       <div className="form-actions">
         <button type="button" onClick={onDone} data-testid="job-form-cancel">
-          Cancel
+          {dirty ? 'Discard…' : 'Cancel'}
         </button>
         <button type="submit" className="primary" disabled={busy} data-testid="job-form-save">
-          {mode.kind === 'edit' ? 'Save' : 'Create job'}
+          {mode.kind === 'edit' ? 'Save' : from ? 'Create the new capture' : 'Create job'}
         </button>
       </div>
     </form>
   );
 }
+
+const linesOf = (v: string | boolean | undefined): string[] =>
+  String(v ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 
 /** Moves focus (and the scroll position) to the field of an issue. */
 function focusField(issuePath: string): void {

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatCount } from '../../lib/format.js';
-import { isEditable, selectJob, selectJobIds, useJobs } from '../../stores/jobs.js';
+import { formatCount, formatDate, plural } from '../../lib/format.js';
+import { isEditable, isRecorded, selectJob, selectJobIds, selectTwinCount, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { useProgress } from '../../stores/progress.js';
 import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
 import { Progress } from '../Progress/index.js';
-import { RunControls } from '../RunControls/index.js';
+import { CancelRun, RunControls } from '../RunControls/index.js';
+import { Summary } from '../Summary/index.js';
 import { UrlLog } from '../UrlLog/index.js';
 
 /** The jobs screen: the list on the left, the selected job (or the job form) on the right. */
@@ -56,6 +57,7 @@ export function Jobs() {
 
 function JobRow({ id, selected }: { id: string; selected: boolean }) {
   const job = useJobs(selectJob(id));
+  const twins = useJobs((s) => selectTwinCount(id)(s));
   // While a job runs its summary's counts lag; the live progress has the current number.
   const liveArchived = useProgress((s) => s.byJob[id]?.latest.counts.archived);
   if (!job) return null;
@@ -66,22 +68,34 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
       role="option"
       aria-selected={selected}
       className={`job-row${selected ? ' selected' : ''}`}
-      onClick={() => {
-        useJobs.getState().select(id);
-        useNav.getState().openJobForm(null);
-      }}
+      onClick={() =>
+        useNav.getState().guard(() => {
+          useJobs.getState().select(id);
+          useNav.getState().openJobForm(null);
+        })
+      }
       data-testid="job-row"
       data-job-id={id}
     >
-      <div className="job-row-name">{job.job.name}</div>
+      <div className="job-row-name">
+        {job.job.name}
+        {twins > 0 && (
+          <span className="badge warn" title="Another job has the same name and seeds: tell them apart by their creation date" data-testid="job-row-twin">
+            same as {plural(twins, 'other')}
+          </span>
+        )}
+      </div>
       <div className="job-row-seed muted">{job.job.seeds[0]}</div>
       <div className="job-row-meta">
         <span className={`status status-${job.status}`} data-testid="job-status">
           {job.status}
         </span>
         <span className="muted" data-testid="job-row-archived">
-          {formatCount(archived)} archived
+          {live ? `${formatCount(archived)} archived so far` : `${plural(job.pages ?? 0, 'page')} · ${formatCount(archived)} archived`}
         </span>
+      </div>
+      <div className="job-row-created muted" data-testid="job-row-created">
+        Created {formatDate(job.createdAt)}
       </div>
     </li>
   );
@@ -93,14 +107,15 @@ function JobDetail({ id }: { id: string }) {
   const [deleteArchive, setDeleteArchive] = useState(false);
   if (!job) return null;
   const editable = isEditable(job.status);
+  const recorded = isRecorded(job.status);
   return (
     <div className="job-detail" data-testid="job-detail">
       <header className="detail-header">
-        <div>
+        <div className="detail-title">
           <h2 data-testid="job-name">{job.job.name}</h2>
           <div className="muted">{job.job.seeds.join(' · ')}</div>
-          <div className="muted small" title="Archive folder">
-            {job.archiveDir}
+          <div className="muted small">
+            <span data-testid="job-created">Created {formatDate(job.createdAt)}</span> · <span title="Archive folder">{job.archiveDir}</span>
           </div>
         </div>
         <div className="detail-actions">
@@ -108,24 +123,41 @@ function JobDetail({ id }: { id: string }) {
             {job.status}
           </span>
           <RunControls id={id} status={job.status} />
-          <button onClick={() => useNav.getState().openJobForm({ kind: 'edit', id })} disabled={!editable} data-testid="job-edit">
-            Edit
-          </button>
-          <button onClick={() => void useJobs.getState().duplicate(id)} data-testid="job-duplicate">
-            Duplicate
-          </button>
-          <button className="danger" onClick={() => setConfirmDelete(true)} disabled={!editable} data-testid="job-delete">
-            Delete
-          </button>
           {(job.counts?.archived ?? 0) > 0 && (
             <button onClick={() => useNav.getState().openViewer(id)} data-testid="job-browse">
               Browse
             </button>
           )}
+          {recorded ? (
+            <button
+              onClick={() => useNav.getState().openJobForm({ kind: 'create', from: id })}
+              title="This capture's settings are part of its record; edit a copy as the next capture"
+              data-testid="job-edit"
+            >
+              New capture…
+            </button>
+          ) : (
+            <button onClick={() => useNav.getState().openJobForm({ kind: 'edit', id })} disabled={!editable} data-testid="job-edit">
+              Edit
+            </button>
+          )}
+          <button onClick={() => void useJobs.getState().duplicate(id)} data-testid="job-duplicate">
+            Duplicate
+          </button>
+          <span className="actions-gap" aria-hidden="true" />
+          <CancelRun id={id} name={job.job.name} status={job.status} />
+          <button className="danger" onClick={() => setConfirmDelete(true)} disabled={!editable} data-testid="job-delete">
+            Delete
+          </button>
         </div>
       </header>
-      {job.status === 'failed' && job.error && <p className="error-banner">{job.error}</p>}
+      {job.status === 'failed' && (
+        <p className="error-banner" role="alert" data-testid="job-error">
+          The crawl stopped: {job.error ?? 'no reason was reported'}. Resume it to try again.
+        </p>
+      )}
       <Progress id={id} />
+      <Summary id={id} />
       <UrlLog id={id} />
       {confirmDelete && (
         <Confirm

@@ -3,6 +3,7 @@ import type { ArchiveSummary } from '../../../shared/contract.js';
 import { formatBytes, formatCount, formatDate } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
+import { useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { Confirm } from '../Confirm/index.js';
 import { ExportDialog } from '../ExportDialog/index.js';
@@ -17,6 +18,9 @@ export function Library() {
   const isWeb = useApp(selectIsWebHost);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [shownPath, setShownPath] = useState<{ jobId: string; path: string } | null>(null);
+  // The same counts the jobs screen shows, from the same job summaries.
+  const jobs = useJobs((s) => s.byId);
+  const archivedOf = (jobId: string): number => jobs[jobId]?.counts?.archived ?? 0;
 
   const reveal = async (jobId: string): Promise<void> => {
     const path = await useArchives.getState().reveal(jobId);
@@ -38,8 +42,15 @@ export function Library() {
           <tr>
             <th>Name and seed</th>
             <th>Date</th>
-            <th className="num">Pages</th>
-            <th className="num">Size</th>
+            <th className="num" title="Archived HTML pages">
+              Pages
+            </th>
+            <th className="num" title="Everything archived: pages, images, stylesheets, scripts and other files">
+              Archived
+            </th>
+            <th className="num" title="Size of the archive folder on disk">
+              Size
+            </th>
             <th>Status</th>
             <th>
               <span className="sr-only">Actions</span>
@@ -61,6 +72,9 @@ export function Library() {
               <td>{formatDate(a.finishedAt ?? a.createdAt)}</td>
               <td className="num" data-testid="archive-pages">
                 {formatCount(a.pages)}
+              </td>
+              <td className="num" data-testid="archive-archived">
+                {formatCount(archivedOf(a.jobId))}
               </td>
               <td className="num">{formatBytes(a.bytesOnDisk)}</td>
               <td>

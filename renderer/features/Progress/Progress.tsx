@@ -1,24 +1,22 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { CrawlCounts, SkipReason, UrlState } from '../../../shared/crawl.js';
-import { formatBytes, formatCount, formatDuration, formatRate } from '../../lib/format.js';
+import { formatByteRate, formatBytes, formatClock, formatCount, formatEta, formatPercentOfKnown, formatRate, plural, progressFigures } from '../../lib/format.js';
 import { selectJob, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { selectProgress, useProgress } from '../../stores/progress.js';
 import { Sparkline } from '../Sparkline/index.js';
+import { SKIP_LABELS } from '../../lib/vocabulary.js';
 
-const SKIP_LABELS: Record<SkipReason, string> = {
-  scope: 'Out of scope',
-  robots: 'robots.txt',
-  'trap:url-length': 'Trap: URL too long',
-  'trap:path-slashes': 'Trap: too many slashes',
-  'trap:segment-repeats': 'Trap: repeated segment',
-  'trap:query-params': 'Trap: too many parameters',
-  'trap:query-variants': 'Trap: too many query variants',
-  'limit:depth': 'Limit: depth',
-  'limit:pages': 'Limit: pages',
-  'limit:bytes': 'Limit: size',
-  'limit:duration': 'Limit: duration',
-};
+
+/** What each figure counts, the same words as the CLI and the library (shown as tooltips). */
+export const MEANING = {
+  fetched: 'URLs requested that have an outcome: archived + redirects + HTTP errors + failed',
+  queued: 'URLs found and waiting to be fetched, including those being fetched now',
+  archived: 'Saved in the offline copy: pages, images, stylesheets, scripts and other files',
+  httpErrors: 'The server answered with an error status (4xx or 5xx); nothing saved',
+  failed: 'No usable answer: connection refused or reset, timeout, too large, ...',
+  received: 'Bytes received, after decompression',
+} as const;
 
 /** Live numbers of one job: the latest progress event while it runs, else the job's stored counts. */
 export function Progress({ id }: { id: string }) {
@@ -37,10 +35,9 @@ export function Progress({ id }: { id: string }) {
       </section>
     );
   }
-  const fetched = counts.archived + counts.redirects + counts.httpErrors + counts.failed;
-  const pending = counts.queued + counts.inFlight;
-  const fraction = fetched + pending > 0 ? fetched / (fetched + pending) : 0;
   const elapsedMs = live && progress ? progress.latest.elapsedMs : job.durationMs;
+  const urlsPerSec = live && progress ? progress.latest.urlsPerSec : 0;
+  const figures = progressFigures(counts, urlsPerSec, elapsedMs);
   const finishing = live ? (progress?.latest.finishing ?? null) : null;
   const reasons = Object.entries(counts.skippedByReason).filter(([, n]) => (n ?? 0) > 0) as [SkipReason, number][];
   const drillTo = (filter: { state?: UrlState; skipReason?: SkipReason }) => () => drill(id, filter);
@@ -51,11 +48,28 @@ export function Progress({ id }: { id: string }) {
         role="progressbar"
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={Math.round(fraction * 100)}
+        aria-valuenow={figures.percent}
+        aria-valuetext={formatPercentOfKnown(figures)}
         data-testid="progress-bar"
       >
-        <div className="progress-fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
+        <div className="progress-fill" style={{ width: `${figures.percent}%` }} />
       </div>
+      <p className="progress-line" data-testid="progress-percent">
+        <span title="Pages found while crawling add to this total, so the percentage can go down as well as up">
+          {job.status !== 'finished'
+            ? formatPercentOfKnown(figures)
+            : figures.fetched === 0
+              ? 'Finished without fetching anything: the summary below says why'
+              : `Finished: each of the ${plural(figures.fetched, 'URL')} fetched has its outcome`}
+        </span>
+        {live && !finishing && (
+          <span className="muted" data-testid="progress-eta">
+            {' · '}
+            {formatEta(figures.etaMs)}
+            {figures.etaMs !== null && figures.remaining > 0 ? ' at the current rate, more if more URLs are found' : ''}
+          </span>
+        )}
+      </p>
       {finishing && (
         <p className="finishing" data-testid="progress-finishing">
           Every URL has an outcome. Checking saved pages for links to redo:{' '}
@@ -64,28 +78,32 @@ export function Progress({ id }: { id: string }) {
         </p>
       )}
       <dl className="stats">
-        <Stat label="Fetched" value={formatCount(fetched)} testId="stat-fetched" />
-        <Stat label="Queued" value={formatCount(pending)} testId="stat-queued" />
-        <Stat label="Archived" value={formatCount(counts.archived)} testId="stat-archived" onClick={drillTo({ state: 'archived' })} />
-        <Stat label="HTTP errors" value={formatCount(counts.httpErrors)} testId="stat-http-errors" onClick={drillTo({ state: 'http-error' })} />
-        <Stat label="Failed" value={formatCount(counts.failed)} testId="stat-failed" onClick={drillTo({ state: 'failed' })} />
-        <Stat label="Bytes" value={formatBytes(counts.bytes)} testId="stat-bytes" />
-        <Stat label="Elapsed" value={formatDuration(elapsedMs)} testId="stat-elapsed" />
+        <Stat label="Fetched" title={MEANING.fetched} value={formatCount(figures.fetched)} testId="stat-fetched" />
+        <Stat label="Queued" title={MEANING.queued} value={formatCount(figures.remaining)} testId="stat-queued" />
+        <Stat label="Archived" title={MEANING.archived} value={formatCount(counts.archived)} testId="stat-archived" onClick={drillTo({ state: 'archived' })} />
+        <Stat label="HTTP errors" title={MEANING.httpErrors} value={formatCount(counts.httpErrors)} testId="stat-http-errors" onClick={drillTo({ state: 'http-error' })} />
+        <Stat label="Failed" title={MEANING.failed} value={formatCount(counts.failed)} testId="stat-failed" onClick={drillTo({ state: 'failed' })} />
+        <Stat label="Received" title={MEANING.received} value={formatBytes(counts.bytes)} testId="stat-bytes" />
+        <Stat label="Elapsed" title="Crawl time, pauses excluded" value={formatClock(elapsedMs)} testId="stat-elapsed" />
+        {live && (
+          <>
         <div className="stat rate">
-          <dt>URLs/s</dt>
+          <dt>URLs per second</dt>
           <dd data-testid="stat-urls-per-sec">{live && progress ? formatRate(progress.latest.urlsPerSec) : '—'}</dd>
           <Sparkline values={history} label="URLs per second, recent" testId="sparkline-urls" />
         </div>
         <div className="stat rate">
-          <dt>KB/s</dt>
-          <dd data-testid="stat-kb-per-sec">{live && progress ? formatRate(progress.latest.kbPerSec) : '—'}</dd>
-          <Sparkline values={kbHistory} label="Kilobytes per second, recent" testId="sparkline-kb" />
+          <dt>Transfer rate</dt>
+          <dd data-testid="stat-kb-per-sec">{live && progress ? formatByteRate(progress.latest.kbPerSec * 1024) : '—'}</dd>
+          <Sparkline values={kbHistory} label="Bytes per second, recent" testId="sparkline-kb" />
         </div>
+          </>
+        )}
       </dl>
       <div className="skips">
         <h3>
           Skipped{' '}
-          <button className="link" onClick={drillTo({ state: 'skipped' })} data-testid="stat-skipped">
+          <button className="link" onClick={drillTo({ state: 'skipped' })} data-testid="stat-skipped" title="Found but not fetched: show them">
             {formatCount(counts.skipped)}
           </button>
         </h3>
@@ -107,13 +125,13 @@ export function Progress({ id }: { id: string }) {
   );
 }
 
-function Stat({ label, value, testId, onClick }: { label: string; value: string; testId: string; onClick?: () => void }) {
+function Stat({ label, title, value, testId, onClick }: { label: string; title: string; value: string; testId: string; onClick?: () => void }) {
   return (
-    <div className="stat">
+    <div className="stat" title={title}>
       <dt>{label}</dt>
       <dd data-testid={testId}>
         {onClick ? (
-          <button className="link" onClick={onClick} title={`Show ${label.toLowerCase()} URLs`}>
+          <button className="link" onClick={onClick} title={`Show the ${label.toLowerCase()} URLs`}>
             {value}
           </button>
         ) : (

@@ -1,10 +1,12 @@
+import { useState } from 'react';
 import type { JobStatus } from '../../../shared/contract.js';
 import { runActionsFor, useJobs } from '../../stores/jobs.js';
+import { Confirm } from '../Confirm/index.js';
 
-/** Start / pause / resume / cancel for one job, each enabled only when its status allows. */
+/** Start / pause / resume for one job, each shown only when its status allows. Cancel lives apart (CancelRun). */
 export function RunControls({ id, status }: { id: string; status: JobStatus }) {
   const actions = runActionsFor(status);
-  const { start, pause, resume, cancel } = useJobs.getState();
+  const { start, pause, resume } = useJobs.getState();
   return (
     <div className="run-controls" role="group" aria-label="Run control">
       {actions.start && (
@@ -22,11 +24,40 @@ export function RunControls({ id, status }: { id: string; status: JobStatus }) {
           {actions.crashed ? 'Resume (crashed run)' : 'Resume'}
         </button>
       )}
-      {actions.cancel && (
-        <button onClick={() => void cancel(id)} data-testid="job-cancel">
-          Cancel
-        </button>
-      )}
     </div>
+  );
+}
+
+/**
+ * Cancel ends a job for good (it can't be resumed), so it asks first and sits away from Pause,
+ * where a slip of the mouse can't reach it.
+ */
+export function CancelRun({ id, name, status }: { id: string; name: string; status: JobStatus }) {
+  const [asking, setAsking] = useState(false);
+  if (!runActionsFor(status).cancel) return null;
+  return (
+    <>
+      <button className="danger" onClick={() => setAsking(true)} data-testid="job-cancel" title="Stop this job for good">
+        Cancel job…
+      </button>
+      {asking && (
+        <Confirm
+          title={`Cancel “${name}”?`}
+          confirmLabel="Cancel job"
+          cancelLabel="Keep it"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            void useJobs.getState().cancel(id);
+          }}
+          testId="job-cancel-confirm"
+        >
+          <p>
+            The crawl stops for good and cannot be resumed; everything archived so far is kept and can be browsed and exported. To stop for now and carry on
+            later, use Pause instead.
+          </p>
+        </Confirm>
+      )}
+    </>
   );
 }

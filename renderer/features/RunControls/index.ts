@@ -1,1 +1,1 @@
-export { RunControls } from './RunControls.js';
+export { CancelRun, RunControls } from './RunControls.js';

@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { SKIP_REASONS, URL_STATES, type SkipReason, type UrlRecord, type UrlState } from '../../../shared/crawl.js';
-import { formatBytes, formatCount } from '../../lib/format.js';
+import { formatBytes, plural } from '../../lib/format.js';
+import { SKIP_LABELS, STATE_LABELS } from '../../lib/vocabulary.js';
+import { UrlDetailPanel } from '../UrlDetail/index.js';
 import { useNav } from '../../stores/nav.js';
 import { PAGE_SIZE, defaultFilter, rowAt, useUrls, type UrlFilter } from '../../stores/urls.js';
 
@@ -18,11 +20,12 @@ interface Props {
  * A job's URL log: a virtual list over the host's paged query. Only the rows on screen are
  * rendered and only their pages fetched, so it stays smooth at a million rows.
  */
-export function UrlLog({ id, height = 420 }: Props) {
+export function UrlLog({ id, height }: Props) {
   const log = useUrls((s) => s.logs[id]);
   const drillDown = useNav((s) => (s.drillDown?.jobId === id ? s.drillDown : null));
   const filter = log?.filter ?? defaultFilter;
   const [search, setSearch] = useState(filter.search);
+  const [detailUrl, setDetailUrl] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const applyFilter = (next: UrlFilter): void => {
@@ -53,7 +56,7 @@ export function UrlLog({ id, height = 420 }: Props) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
-    initialRect: { width: 800, height },
+    initialRect: { width: 800, height: height ?? 420 },
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -77,7 +80,7 @@ export function UrlLog({ id, height = 420 }: Props) {
           <option value="">All states</option>
           {URL_STATES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {STATE_LABELS[s]}
             </option>
           ))}
         </select>
@@ -91,7 +94,7 @@ export function UrlLog({ id, height = 420 }: Props) {
             <option value="">Any reason</option>
             {SKIP_REASONS.map((r) => (
               <option key={r} value={r}>
-                {r}
+                {SKIP_LABELS[r]}
               </option>
             ))}
           </select>
@@ -106,35 +109,52 @@ export function UrlLog({ id, height = 420 }: Props) {
           data-testid="url-log-search"
         />
         <span className="muted" data-testid="url-log-total">
-          {log?.total == null ? '…' : `${formatCount(total)} URLs`}
+          {log?.total == null ? '…' : plural(total, 'URL')}
         </span>
       </div>
-      <div className="url-log-scroll" ref={scrollRef} style={{ height }} data-testid="url-log-scroll">
+      <div className="url-row url-log-head" role="row" aria-hidden="false" data-testid="url-log-head">
+        <span className="url-state" role="columnheader">Outcome</span>
+        <span className="url-status" role="columnheader" title="HTTP status">HTTP</span>
+        <span className="url-text" role="columnheader">URL</span>
+        <span className="url-detail" role="columnheader">Size or reason</span>
+      </div>
+      <div className="url-log-scroll" ref={scrollRef} style={height !== undefined ? { height, flex: 'none' } : undefined} data-testid="url-log-scroll">
         {log?.total === 0 ? (
           <p className="empty-state">No URLs match. {filter.state || filter.search ? 'Try another filter.' : 'They appear here as the crawl discovers them.'}</p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => (
-              <Row key={item.key} index={item.index} start={item.start} row={rowAt(log, item.index)} />
+              <Row key={item.key} index={item.index} start={item.start} row={rowAt(log, item.index)} onOpen={setDetailUrl} selected={rowAt(log, item.index)?.url === detailUrl} />
             ))}
           </div>
         )}
       </div>
+      {detailUrl && <UrlDetailPanel jobId={id} url={detailUrl} onClose={() => setDetailUrl(null)} onOpenUrl={setDetailUrl} />}
     </section>
   );
 }
 
-function Row({ index, start, row }: { index: number; start: number; row: UrlRecord | undefined }) {
+function Row({ index, start, row, onOpen, selected }: { index: number; start: number; row: UrlRecord | undefined; onOpen(url: string): void; selected: boolean }) {
   return (
-    <div className={`url-row state-${row?.state ?? 'loading'}`} style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }} data-testid="url-row" data-index={index}>
+    <div
+      className={`url-row state-${row?.state ?? 'loading'}${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+      onClick={row ? () => onOpen(row.url) : undefined}
+      onKeyDown={row ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), onOpen(row.url)) : undefined}
+      tabIndex={row ? 0 : -1}
+      role="button"
+      aria-label={row ? `Details of ${row.url}` : 'Loading'}
+      data-testid="url-row"
+      data-index={index}
+    >
       {row ? (
         <>
-          <span className="url-state">{row.state}</span>
+          <span className="url-state">{STATE_LABELS[row.state]}</span>
           <span className="url-status">{row.httpStatus ?? ''}</span>
           <span className="url-text" title={row.url}>
             {row.url}
           </span>
-          <span className="url-detail">{row.skipReason ?? row.error ?? (row.bytes != null ? formatBytes(row.bytes) : '')}</span>
+          <span className="url-detail">{row.skipReason ? SKIP_LABELS[row.skipReason] : (row.error ?? (row.redirectTo ? `→ ${row.redirectTo}` : row.bytes != null ? formatBytes(row.bytes) : ''))}</span>
         </>
       ) : (
         <span className="muted">…</span>

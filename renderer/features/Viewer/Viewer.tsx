@@ -5,7 +5,10 @@ import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
+import { missingUrlFromMessage } from '../../../shared/frameLinks.js';
+import { formatDate } from '../../lib/format.js';
 import { localPathFromMessage, viewerUrl } from './frameLocation.js';
+import { archivedPathOf, isMissing, MISSING_PREFIX, NotInArchive } from './NotInArchive.js';
 import { PageList } from './PageList.js';
 
 /**
@@ -53,11 +56,22 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   const [opened, setOpened] = useState<string | null>(null);
   const ownLoad = useRef(true);
   const reported = useRef(false);
-  const path = currentPath(history);
+  const entry = currentPath(history);
+  /** The not-in-archive page's original URL, when that is what the archivist is looking at. */
+  const missing = entry !== null && isMissing(entry) ? entry.slice(MISSING_PREFIX.length) : null;
+  const path = missing === null ? entry : null;
+  const [typed, setTyped] = useState<string | null>(null);
 
   const go = (next: ViewerHistory): void => {
     if (next === history) return;
     setHistory(next);
+    setNavSerial((n) => n + 1);
+  };
+
+  /** Goes to an original URL: its archived copy (following redirects), else the not-in-archive page. */
+  const openUrl = async (url: string): Promise<void> => {
+    const target = await archivedPathOf(jobId, url);
+    setHistory((h) => visit(h, target ?? `${MISSING_PREFIX}${url}`));
     setNavSerial((n) => n + 1);
   };
 
@@ -73,6 +87,12 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   useEffect(() => {
     const onMessage = (e: MessageEvent): void => {
       if (e.source !== frameRef.current?.contentWindow) return;
+      const missingUrl = missingUrlFromMessage(e.data);
+      if (missingUrl) {
+        // A click on a link the mirror left pointing at the live web: show what the archive knows of it.
+        setHistory((h) => visit(h, `${MISSING_PREFIX}${missingUrl}`));
+        return;
+      }
       const reportedPath = localPathFromMessage(e.data, viewerBase, jobId);
       if (!reportedPath) return;
       reported.current = true;
@@ -104,7 +124,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
     if (isWeb && where) setOpened(where);
   };
 
-  const address = lost
+  const address = missing
+    ? missing
+    : lost
     ? 'Followed a link inside the page (address not reported); use the page list to jump'
     : page === undefined
       ? '…'
@@ -123,7 +145,32 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
         <button onClick={() => go(forward(history))} disabled={!canGoForward(history)} aria-label="Forward" title="Forward" data-testid="viewer-forward">
           →
         </button>
-        <input className="url-bar" readOnly value={address} aria-label="Original URL" title={page?.title ?? undefined} data-testid="viewer-url" />
+        <form
+          className="url-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const url = (typed ?? '').trim();
+            setTyped(null);
+            if (/^https?:\/\//i.test(url)) void openUrl(url);
+          }}
+        >
+          <input
+            className="url-bar"
+            value={typed ?? address}
+            onFocus={(e) => {
+              setTyped(/^https?:\/\//i.test(address) ? address : '');
+              e.currentTarget.select();
+            }}
+            onBlur={() => setTyped(null)}
+            onChange={(e) => setTyped(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && (setTyped(null), e.currentTarget.blur())}
+            placeholder="Type an original URL (https://…) and press Enter"
+            aria-label="Original URL: type one to go to its archived copy"
+            title={page?.title ?? 'Type an original URL and press Enter to go to its archived copy'}
+            spellCheck={false}
+            data-testid="viewer-url"
+          />
+        </form>
         <button onClick={() => void openInBrowser()} data-testid="viewer-open-browser">
           Open in system browser
         </button>
@@ -137,9 +184,16 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
           in a new tab.
         </p>
       )}
+      {page && !missing && !lost && (
+        <p className="capture-banner" data-testid="viewer-banner">
+          Archived copy{page.capturedAt ? <> captured <strong>{formatDate(page.capturedAt)}</strong></> : null} · not the live page
+        </p>
+      )}
       <div className="viewer-body">
         <PageList jobId={jobId} current={path} onOpen={(p) => go(visit(history, p))} />
+        {missing && <NotInArchive jobId={jobId} url={missing} onOpenUrl={(u) => void openUrl(u)} />}
         <iframe
+          hidden={missing !== null}
           ref={frameRef}
           className="viewer-frame"
           title={archive ? `Archived copy of ${archive.name}` : 'Archived page'}

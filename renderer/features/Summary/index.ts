@@ -1,0 +1,1 @@
+export { Summary } from './Summary.js';

@@ -1,0 +1,1 @@
+export { UrlDetailPanel, robotsText } from './UrlDetail.js';

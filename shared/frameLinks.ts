@@ -1,0 +1,23 @@
+/**
+ * How the viewer learns that the archivist clicked a link to something the archive does not hold.
+ * The mirror leaves such links absolute (to the live web); followed, they would leave the archive,
+ * and the app's frame policy blocks them, leaving a browser error page. The archive servers add this
+ * script beside the location script: a click on a link to another origin is cancelled and reported
+ * to the viewer, which shows its "not in this archive" page instead.
+ */
+export const MISSING_MESSAGE = 'harvest:missing';
+
+export const LINK_SCRIPT =
+  `document.addEventListener('click',function(e){` +
+  `var a=e.target&&e.target.closest?e.target.closest('a[href],area[href]'):null;if(!a)return;` +
+  `var u;try{u=new URL(a.href,location.href)}catch(_){return}` +
+  `if(u.origin===location.origin||(u.protocol!=='http:'&&u.protocol!=='https:'))return;` +
+  `e.preventDefault();parent.postMessage({type:'${MISSING_MESSAGE}',href:u.href},'*')},true)`;
+
+/** The original URL a frame reports a click on, if the message is such a report. */
+export function missingUrlFromMessage(data: unknown): string | null {
+  if (!data || typeof data !== 'object') return null;
+  const { type, href } = data as { type?: unknown; href?: unknown };
+  if (type !== MISSING_MESSAGE || typeof href !== 'string' || href.length > 8000) return null;
+  return /^https?:\/\//i.test(href) ? href : null;
+}
