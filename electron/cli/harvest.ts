@@ -12,6 +12,7 @@ import { readStats } from '../engine/store/stats.js';
 import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
+import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
 import { METADATA_USAGE, UsageError, VERIFY_USAGE } from './usage.js';
@@ -25,6 +26,9 @@ const USAGE = `usage:
   ${METADATA_USAGE}
   ${VERIFY_USAGE}
   harvest serve [--port <n>] [--data-dir <dir>]
+  harvest search <archive-dir> <query> [--json] [--limit N] [--type html|pdf|text] [--capture N]
+  harvest reindex <archive-dir> [--quiet]
+  harvest report <archive-dir> --format html|json|md [--out <file>]
 
 crawl options:
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
@@ -322,6 +326,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./verify.js')).runVerify(rest);
     case 'serve':
       return (await import('./serve.js')).serve(rest);
+    case 'search':
+      return (await import('./search.js')).runSearch(rest);
+    case 'reindex':
+      return (await import('./reindex.js')).runReindex(rest);
+    case 'report':
+      return (await import('./report.js')).runReport(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -352,6 +362,7 @@ main(process.argv.slice(2)).then(
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
       e instanceof ExportUsageError ||
+      e instanceof SearchError ||
       e instanceof DataDirInUseError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
