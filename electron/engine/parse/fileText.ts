@@ -44,27 +44,30 @@ export function pdfText(body: Uint8Array): Promise<DocumentText | null> {
 }
 
 async function parsePdf(body: Uint8Array): Promise<DocumentText | null> {
-  pdfParser ??= import('pdf2json').then((m) => m.default);
-  const PDFParser = await pdfParser;
-  // pdf2json reads `buffer.buffer` whole, so the bytes need an ArrayBuffer of their own (not a pool's).
-  const own = Buffer.alloc(body.length);
-  own.set(body);
-  const parser = new PDFParser(null, true);
-  // It prints a damaged file's stack trace whatever the verbosity; the crawl's output is not the place.
-  const { log, error, warn } = console;
-  console.log = console.error = console.warn = () => {};
+  // pdf2json prints a damaged file's stack trace whatever the verbosity, through console methods
+  // some of which it binds when loaded: muted from before the import, the crawl's output stays clean.
+  const { log, error, warn, info } = console;
+  console.log = console.error = console.warn = console.info = () => {};
+  let parser: InstanceType<typeof import('pdf2json').default> | null = null;
   try {
+    pdfParser ??= import('pdf2json').then((m) => m.default);
+    const PDFParser = await pdfParser;
+    // pdf2json reads `buffer.buffer` whole, so the bytes need an ArrayBuffer of their own (not a pool's).
+    const own = Buffer.alloc(body.length);
+    own.set(body);
+    const p = new PDFParser(null, true);
+    parser = p;
     const meta = await new Promise<Record<string, unknown> | null>((resolve) => {
-      parser.on('pdfParser_dataReady', (data) => resolve(data.Meta));
-      parser.on('pdfParser_dataError', () => resolve(null));
-      parser.parseBuffer(own, -1);
+      p.on('pdfParser_dataReady', (data) => resolve(data.Meta));
+      p.on('pdfParser_dataError', () => resolve(null));
+      p.parseBuffer(own, -1);
     });
     if (meta === null) return null;
-    const text = cleanText(parser.getRawTextContent().replace(PAGE_BREAK, '').slice(0, MAX_TEXT_CHARS));
+    const text = cleanText(p.getRawTextContent().replace(PAGE_BREAK, '').slice(0, MAX_TEXT_CHARS));
     const title = typeof meta['Title'] === 'string' ? cleanText(meta['Title']) : '';
     return text === '' && title === '' ? null : { title, headings: '', body: text };
   } finally {
-    Object.assign(console, { log, error, warn });
-    parser.destroy();
+    Object.assign(console, { log, error, warn, info });
+    parser?.destroy();
   }
 }
