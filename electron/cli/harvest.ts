@@ -22,7 +22,7 @@ const USAGE = `usage:
   harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]
   harvest stats <archive-dir> [--json]
   harvest list <archive-dir> [--json]
-  harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
+  harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--quiet]
   ${METADATA_USAGE}
   ${VERIFY_USAGE}
   harvest serve [--port <n>] [--data-dir <dir>]

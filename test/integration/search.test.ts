@@ -14,6 +14,7 @@ import iconv from 'iconv-lite';
 import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
+import { extractZip } from '../helpers/zipReadBack.js';
 import { tinyPdf } from '../helpers/tinyPdf.js';
 
 interface Hit {
@@ -148,5 +149,24 @@ describe('full-text search', { timeout: 300_000 }, () => {
     // Hits of equal score may come in another order (their ids differ): compare them in URL order.
     const canonical = (a: Answer) => ({ total: a.total, hits: [...a.hits].sort((x, y) => y.score - x.score || x.url.localeCompare(y.url)) });
     assert.deepEqual(afterReindex.map(canonical), before.map(canonical));
+  });
+
+  it("writes each page's text into a WACZ's pages.jsonl, unless asked not to", async () => {
+    const pagesOf = async (name: string, ...flags: string[]) => {
+      const wacz = path.join(work, `${name}.wacz`);
+      const r = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet', ...flags]);
+      assert.equal(r.status, 0, r.stderr);
+      const dest = path.join(work, name);
+      await extractZip(wacz, dest);
+      const lines = readFileSync(path.join(dest, 'pages', 'pages.jsonl'), 'utf8').trim().split('\n').slice(1);
+      return lines.map((l) => JSON.parse(l) as { url: string; text?: string });
+    };
+    const withText = await pagesOf('with-text');
+    assert.equal(withText.find((p) => p.url === `${extra}/ja.html`)?.text, '東京都の図書館で古い新聞を保存しています。');
+    assert.match(withText.find((p) => p.url === `${extra}/many.html`)!.text!, /^Quillfeather manuscript\.\nA second/);
+    assert.ok(withText.filter((p) => p.text).length > 100);
+    const without = await pagesOf('without-text', '--no-page-text');
+    assert.equal(without.length, withText.length);
+    assert.ok(without.every((p) => p.text === undefined));
   });
 });
