@@ -105,7 +105,7 @@ CREATE INDEX IF NOT EXISTS text_docs_url ON text_docs (url);
 `;
 
 /** BM25 weights of title, headings and body: a word in the title says more about a page than one in passing. */
-const RANK = 'bm25(8.0, 3.0, 1.0)';
+const RANK = 'bm25(text_fts, 8.0, 3.0, 1.0)';
 /** Words of context in a snippet. */
 const SNIPPET_WORDS = 24;
 
@@ -143,10 +143,7 @@ export class TextIndex {
     const db = withInflate(new Database(file, { timeout: 5_000 }));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.transaction(() => {
-      db.exec(SCHEMA);
-      db.prepare('INSERT INTO text_fts (text_fts, rank) VALUES (?, ?)').run('rank', RANK);
-    })();
+    db.exec(SCHEMA);
     return new TextIndex(db, false);
   }
 
@@ -234,14 +231,28 @@ export class TextIndex {
     const restrict = docFilter.length > 0 ? ` AND rowid IN (SELECT text_id FROM text_docs WHERE ${docFilter.join(' AND ')})` : '';
     try {
       const total = this.db.prepare(`SELECT COUNT(*) FROM text_fts WHERE text_fts MATCH ?${restrict}`).pluck().get(match, ...docParams) as number;
-      // FTS5 ranks every match and sorts them itself (ORDER BY rank), so snippets are made only for the rows returned.
-      // (A second query for one row's snippet, MATCH with rowid = ?, came back with another row under NOT.)
+      // Ranked first, snippets and titles for the page of hits only: any column of the FTS table
+      // (its title, say) read in the ranking query would decompress every match's body.
       const ranked = this.db
-        .prepare(
-          `SELECT rowid AS id, rank, title, snippet(text_fts, 2, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_WORDS}) AS snippet
-           FROM text_fts WHERE text_fts MATCH ?${restrict} ORDER BY rank LIMIT ? OFFSET ?`,
-        )
-        .all(match, ...docParams, opts.limit, opts.offset ?? 0) as { id: number; rank: number; title: string; snippet: string }[];
+        .prepare(`SELECT rowid AS id, ${RANK} AS rank FROM text_fts WHERE text_fts MATCH ?${restrict} ORDER BY rank LIMIT ? OFFSET ?`)
+        .all(match, ...docParams, opts.limit, opts.offset ?? 0) as { id: number; rank: number }[];
+      const ids = JSON.stringify(ranked.map((r) => r.id));
+      // (rowid IN, not rowid = ?: FTS5 ignored an equality on its rowid beside MATCH here.)
+      const snippets = new Map(
+        (
+          this.db
+            .prepare(
+              `SELECT rowid AS id, snippet(text_fts, 2, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_WORDS}) AS snippet
+               FROM text_fts WHERE text_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+            )
+            .all(match, ids) as { id: number; snippet: string }[]
+        ).map((r) => [r.id, r.snippet]),
+      );
+      const titles = new Map(
+        (this.db.prepare('SELECT id, title FROM text_store WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; title: string }[]).map(
+          (r) => [r.id, r.title],
+        ),
+      );
       const docOf = this.db.prepare(
         `SELECT url, url_id AS urlId, capture, kind, fetched_at AS fetchedAt, (SELECT COUNT(*) - 1 FROM text_docs o WHERE o.text_id = d.text_id) AS sameText
          FROM text_docs d WHERE text_id = ?${docWhere} ORDER BY capture DESC, url_id LIMIT 1`,
@@ -253,8 +264,8 @@ export class TextIndex {
         if (doc === undefined) continue;
         hits.push({
           ...doc,
-          title: r.title ? withoutWordBreaks(r.title) : null,
-          snippet: withoutWordBreaks(r.snippet).replace(/\s*\n\s*/g, ' · '),
+          title: titles.get(r.id) ? withoutWordBreaks(titles.get(r.id)!) : null,
+          snippet: withoutWordBreaks(snippets.get(r.id) ?? '').replace(/\s*\n\s*/g, ' · '),
           score: Math.round(-r.rank * 1e4) / 1e4,
         });
       }
