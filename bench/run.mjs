@@ -11,11 +11,13 @@ import { parseArgs } from 'node:util';
 import { ensureTools, PEERS } from './lib/crawlers.mjs';
 import { comparison, markdown } from './lib/report.mjs';
 import { scenario1, scenario2, scenario3, scenario4 } from './lib/scenarios.mjs';
+import { searchBench } from './search.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
-  --scenarios 1,2,3,4,5     which scenarios (5 is measured during 1) [all]
+  --scenarios 1,2,3,4,5,6   which scenarios (5 is measured during 1; 6 is search: query p50/p95 on synthetic
+                            indexes of 5,000 and 100,000 pages, bench/search.mjs) [all]
   --pages N                 site size for scenarios 1 and 2 [5000]
   --scale A,B,C             site sizes for scenario 3 [1000,10000,100000]
   --queued N                URLs in scenario 3's frontier, 0 to skip [1000000]
@@ -33,7 +35,7 @@ Results: bench/results/<timestamp>.json and .md, and the tables on stdout.`;
 
 const { values: o } = parseArgs({
   options: {
-    scenarios: { type: 'string', default: '1,2,3,4,5' },
+    scenarios: { type: 'string', default: '1,2,3,4,5,6' },
     pages: { type: 'string', default: '5000' },
     scale: { type: 'string', default: '1000,10000,100000' },
     queued: { type: 'string', default: '1000000' },
@@ -69,7 +71,7 @@ const numbers = (name, v) => v.split(',').map((x) => positive(name, x.trim()));
 
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 const wanted = new Set(o.scenarios.split(',').map((s) => s.trim()));
-for (const s of wanted) if (!['1', '2', '3', '4', '5'].includes(s)) fail(`unknown scenario '${s}'`);
+for (const s of wanted) if (!['1', '2', '3', '4', '5', '6'].includes(s)) fail(`unknown scenario '${s}'`);
 const peers = o['no-peers'] ? [] : o.peers.split(',').map((p) => p.trim()).filter(Boolean);
 for (const p of peers) if (!PEERS[p]) fail(`unknown peer '${p}'`);
 const scale = numbers('scale', o.scale);
@@ -146,6 +148,7 @@ const plan = [
   ['2', scenario2, wanted.has('2')],
   ['3', scenario3, wanted.has('3')],
   ['4', scenario4, wanted.has('4')],
+  ['6', () => searchBench({ work: path.join(ctx.sitesDir, '..', 'search'), log: ctx.log }), wanted.has('6')],
 ];
 ctx.log(`work folder ${ctx.out}`);
 for (const [name, run, on] of plan) {

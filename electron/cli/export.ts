@@ -9,7 +9,7 @@ import { UsageError } from './usage.js';
 const BAR_WIDTH = 24;
 const PLAIN_EVERY_MS = 5_000;
 
-/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]` */
+/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--quiet]` */
 export async function runExport(args: string[]): Promise<number> {
   let parsed;
   try {
@@ -21,6 +21,7 @@ export async function runExport(args: string[]): Promise<number> {
         format: { type: 'string' },
         out: { type: 'string', short: 'o' },
         'include-mirror': { type: 'boolean' },
+        'no-page-text': { type: 'boolean' },
         quiet: { type: 'boolean' },
       },
     });
@@ -48,6 +49,7 @@ export async function runExport(args: string[]): Promise<number> {
       signal: abort.signal,
       onProgress: (p) => bar.update(p),
       includeMirror: values['include-mirror'] ?? false,
+      noPageText: values['no-page-text'] ?? false,
     });
     bar.clear();
     process.stderr.write(`exported ${format}: ${result.path} (${formatBytes(result.bytes)}, ${plural(result.files, 'file')})\n`);

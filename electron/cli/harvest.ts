@@ -12,6 +12,7 @@ import { readStats } from '../engine/store/stats.js';
 import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
+import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
 import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
@@ -301,6 +302,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./verify.js')).runVerify(rest);
     case 'serve':
       return (await import('./serve.js')).serve(rest);
+    case 'search':
+      return (await import('./search.js')).runSearch(rest);
+    case 'reindex':
+      return (await import('./reindex.js')).runReindex(rest);
+    case 'report':
+      return (await import('./report.js')).runReport(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -331,6 +338,7 @@ main(process.argv.slice(2)).then(
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
       e instanceof ExportUsageError ||
+      e instanceof SearchError ||
       e instanceof DataDirInUseError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);

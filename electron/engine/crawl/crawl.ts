@@ -6,6 +6,7 @@ import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import type { Archive } from '../store/archive.js';
 import type { QueuedRow } from '../store/catalogue.js';
+import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
 import { WarcWriter } from '../warc/writer.js';
 import { DocumentPool } from './documentPool.js';
@@ -16,6 +17,7 @@ import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
+import { indexMissing } from './textIndexing.js';
 
 export interface CrawlOptions {
   /** Shared by every crawl in the process so concurrent jobs stay polite to a common host. */
@@ -84,6 +86,7 @@ export class Crawl {
   private fatal: Error | null = null;
   private warc: WarcWriter | null = null;
   private documents: DocumentPool | null = null;
+  private textIndex: TextIndex | null = null;
   /** Set once the WARC writer and document workers are open. */
   private archiver: ResponseArchiver | null = null;
 
@@ -138,6 +141,7 @@ export class Crawl {
     this.documents = new DocumentPool({ mirrorRoot: this.archive.mirror.root, tmpDir: this.archive.mirror.tmpDir });
     try {
       await this.documents.ready();
+      this.textIndex = TextIndex.openWritable(TextIndex.fileIn(this.archive.dir));
       if (this.job.warc.enabled) {
         this.warc = await WarcWriter.open({
           dir: this.archive.warcDir,
@@ -164,6 +168,7 @@ export class Crawl {
         meter: this.meter,
         documents: this.documents,
         warc: this.warc,
+        text: this.textIndex,
         emit: this.emit,
       });
       c.transaction(() => {
@@ -178,6 +183,7 @@ export class Crawl {
     } catch (e) {
       // Its threads would keep the process alive.
       await this.documents.close();
+      this.textIndex?.close();
       await this.warc?.close().catch(() => {});
       throw e;
     }
@@ -220,6 +226,8 @@ export class Crawl {
       this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
     }
     this.emit(this.progress());
+    // The text of the pages saved since the last tick, in one commit (see TextIndex.flush).
+    this.textIndex?.flush();
     if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
       this.archive.catalogue.checkpoint();
       this.lastWalCheckpointMs = Date.now();
@@ -404,6 +412,9 @@ export class Crawl {
     // Not 'pausing': nothing is running, and a pause must not settle the run under the finaliser.
     this.state = 'finishing';
     try {
+      await this.archiver!.textRead();
+      // Pages saved in an earlier run that a kill kept out of the index (their text was still queued).
+      await indexMissing(this.archive, this.textIndex!, this.documents!);
       await finalizeMirror(this.archive, this.documents!, (done, total) => {
         this.finishing = { done, total };
         // The ticks report the pass while it runs; its start and end are reported as they happen.
@@ -438,6 +449,13 @@ export class Crawl {
       final = 'failed';
     } finally {
       await this.fetcher.close().catch(() => {});
+      await this.archiver?.textRead();
+      try {
+        this.textIndex?.close({ optimize: final === 'finished' });
+      } catch (e) {
+        this.fatal ??= e instanceof Error ? e : new Error(String(e));
+        final = 'failed';
+      }
       await this.documents?.close();
       await this.warc?.close().catch((e: unknown) => {
         this.fatal ??= e instanceof Error ? e : new Error(String(e));

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { TextFileKind } from '../parse/fileText.js';
+import type { PackedText } from '../store/packedText.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
 
 /** What a document worker is started with: where the mirror and its temporary files are. */
@@ -12,12 +14,14 @@ export type ToDocumentWorker =
   | { op: 'prepare'; ticket: number; req: PrepareRequest }
   | { op: 'save'; ticket: number; req: SaveRequest }
   | { op: 'write'; ticket: number; localPath: string; data: Uint8Array }
+  | { op: 'fileText'; ticket: number; kind: TextFileKind; data: Uint8Array; contentType: string | null }
   | { op: 'discard'; ticket: number };
 
 /** A worker's answer to one request, by its ticket. */
 export type DocumentReply =
   | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array | null } }
   | { ticket: number; ok: true; failure: SaveFailure | null }
+  | { ticket: number; ok: true; text: PackedText | null }
   | { ticket: number; ok: false; error: string };
 
 /** The first message says the worker has loaded; every other answers a request. */
@@ -145,6 +149,16 @@ export class DocumentPool {
     const copy = new Uint8Array(data);
     const slot = this.slots[this.leastBusy()]!;
     return this.failureOf(await this.ask(slot, { op: 'write', ticket: this.nextTicket++, localPath, data: copy }, [copy.buffer]));
+  }
+
+  /** The text of a PDF or plain-text file for the search index, read in the least busy worker. */
+  async fileText(kind: TextFileKind, data: Uint8Array, contentType: string | null): Promise<PackedText | null> {
+    const copy = new Uint8Array(data);
+    const slot = this.slots[this.leastBusy()]!;
+    const m = await this.ask(slot, { op: 'fileText', ticket: this.nextTicket++, kind, data: copy, contentType }, [copy.buffer]);
+    if (!m.ok) throw new Error(m.error);
+    if (!('text' in m)) throw new Error('a document worker answered out of turn');
+    return m.text;
   }
 
   private failureOf(m: DocumentReply): SaveFailure | null {

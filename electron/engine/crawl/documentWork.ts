@@ -1,4 +1,6 @@
+import { pdfText, plainText, type TextFileKind } from '../parse/fileText.js';
 import type { ExtractedLink, ParsedDoc } from '../parse/html.js';
+import { packText, type PackedText } from '../store/packedText.js';
 import type { Mirror } from '../store/mirror.js';
 import { hrefBetween } from '../url/localPath.js';
 import { packOriginal, parseDocument, ReferenceMemo } from './documents.js';
@@ -16,6 +18,8 @@ export interface PreparedLink extends ExtractedLink {
 
 export interface PreparedDocument {
   title: string | null;
+  /** The page's visible text for the search index; null unless asked for, and for CSS. */
+  text: PackedText | null;
   links: PreparedLink[];
   /** The body deflated for the catalogue (the finishing pass rewrites from it); null unless asked for. */
   original: Buffer | null;
@@ -28,6 +32,8 @@ export interface PrepareRequest {
   contentType: string | null;
   /** Whether to deflate the body for the catalogue: not when it came from there. */
   packOriginal: boolean;
+  /** Whether to extract the visible text (for the search index). */
+  withText?: boolean;
 }
 
 export interface SaveRequest {
@@ -52,10 +58,11 @@ export class DocumentWork {
 
   prepare(ticket: number, req: PrepareRequest): PreparedDocument {
     const body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
-    const doc = parseDocument(req.kind, body, req.url, req.contentType);
+    const doc = parseDocument(req.kind, body, req.url, req.contentType, req.withText ?? false);
     this.parsed.set(ticket, doc);
     return {
       title: doc.title,
+      text: doc.text ? packText(doc.text) : null,
       links: doc.links.map((l) => ({ ...l, canonical: this.memo.canonicalize(l.url) })),
       original: req.packOriginal ? packOriginal(body) : null,
     };
@@ -82,6 +89,12 @@ export class DocumentWork {
       return { code: err.code, message: err.message };
     }
     return null;
+  }
+
+  /** The text of a file the search index keeps (see fileText.ts); null when it has none. */
+  async fileText(kind: TextFileKind, data: Uint8Array, contentType: string | null): Promise<PackedText | null> {
+    const text = kind === 'pdf' ? await pdfText(data) : plainText(Buffer.from(data.buffer, data.byteOffset, data.byteLength), contentType);
+    return text && packText(text);
   }
 
   discard(ticket: number): void {

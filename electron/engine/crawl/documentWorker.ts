@@ -27,6 +27,13 @@ port.on('message', (m: ToDocumentWorker) => {
       case 'write':
         reply = { ticket: m.ticket, ok: true, failure: work.write(m.localPath, m.data) };
         break;
+      case 'fileText':
+        // Reading a PDF is asynchronous: the answer goes out when it is done, other requests meanwhile.
+        work.fileText(m.kind, m.data, m.contentType).then(
+          (text) => port.postMessage({ ticket: m.ticket, ok: true, text } satisfies DocumentReply),
+          (e: unknown) => port.postMessage({ ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies DocumentReply),
+        );
+        return;
       case 'discard':
         work.discard(m.ticket);
         return;

@@ -20,8 +20,8 @@ export function documentKind(contentType: string | null, url: string): DocumentK
   return 'other';
 }
 
-export function parseDocument(kind: 'html' | 'css', body: Buffer, url: string, contentType: string | null): ParsedDoc {
-  return kind === 'html' ? parseHtml(body, url, contentType) : parseCss(body, url, contentType);
+export function parseDocument(kind: 'html' | 'css', body: Buffer, url: string, contentType: string | null, withText = false): ParsedDoc {
+  return kind === 'html' ? parseHtml(body, url, contentType, {}, { withText }) : parseCss(body, url, contentType);
 }
 
 /**

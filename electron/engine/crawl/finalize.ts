@@ -128,7 +128,7 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
 }
 
 /** A document's original bytes read back from the WARC, its content encoding undone as the fetcher did. */
-async function readOriginal(archive: Archive, place: RecordPlace, contentEncoding: string | null): Promise<Buffer> {
+export async function readOriginal(archive: Archive, place: RecordPlace, contentEncoding: string | null): Promise<Buffer> {
   const payload = await readResponsePayload(archive.warcDir, place);
   return decodeContent(payload, contentEncoding, archive.job.fetch.maxResponseBytes);
 }

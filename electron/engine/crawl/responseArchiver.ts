@@ -1,6 +1,10 @@
 import type { CrawlEvent, SkipReason } from '../../../shared/crawl.js';
 import type { Job } from '../../../shared/job.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
+import type { Statement } from 'better-sqlite3';
+import { textFileKind } from '../parse/fileText.js';
+import type { PackedText } from '../store/packedText.js';
+import { FIRST_CAPTURE, type TextIndex, type TextKind } from '../store/textIndex.js';
 import type { Catalogue, FetchOutcome, LinkRow, PayloadCapture, QueuedRow, StoredOriginal } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
@@ -27,6 +31,8 @@ export interface ArchiverParts {
   documents: DocumentPool;
   /** null with --no-warc. */
   warc: WarcWriter | null;
+  /** The search index the saved documents' text goes to. */
+  text: TextIndex;
   emit: (e: CrawlEvent) => void;
 }
 
@@ -48,8 +54,23 @@ export class ResponseArchiver {
    * without a bound every connection's page would be held at once.
    */
   private readonly parseBudget = new ByteBudget(PARSE_BUDGET_BYTES);
+  /** Files whose text is being read (PDFs take a while): the crawl goes on meanwhile, and waits for them when it stops. */
+  private readonly readingText = new Set<Promise<void>>();
+  private fetchedAt: Statement | null = null;
 
   constructor(private readonly p: ArchiverParts) {}
+
+  /** Resolves once the text of every saved file has been read and queued for the index. */
+  async textRead(): Promise<void> {
+    while (this.readingText.size > 0) await Promise.allSettled([...this.readingText]);
+  }
+
+  /** Queues a saved document's text for the index, dated as its outcome in the catalogue. */
+  private indexText(row: QueuedRow, kind: TextKind, text: PackedText): void {
+    this.fetchedAt ??= this.p.catalogue.sqlite.prepare('SELECT fetched_at FROM urls WHERE id = ?').pluck();
+    const fetchedAt = this.fetchedAt.get(row.id) as string | null;
+    this.p.text.add({ urlId: row.id, url: row.url, capture: FIRST_CAPTURE, kind, fetchedAt, text });
+  }
 
   /** The WARC writer's report of a payload's first capture. */
   capturedOriginal(digest: string, capture: PayloadCapture): void {
@@ -92,7 +113,14 @@ export class ResponseArchiver {
     try {
       if (kind !== 'other') {
         // With a WARC the response record holds the original; without one the catalogue keeps it.
-        doc = await this.p.documents.prepare({ kind, body: res.body, url: row.url, contentType: res.contentType, packOriginal: this.p.warc === null });
+        doc = await this.p.documents.prepare({
+          kind,
+          body: res.body,
+          url: row.url,
+          contentType: res.contentType,
+          packOriginal: this.p.warc === null,
+          withText: kind === 'html',
+        });
       }
       const recorded = await this.recordExchange(res, doc);
       if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
@@ -209,7 +237,23 @@ export class ResponseArchiver {
     const outcome = this.archivedOutcome(row, res);
     const failure = await this.p.documents.write(outcome.localPath!, res.body);
     if (failure !== null) this.failedToSave(row, res, outcome.localPath!, failure);
-    else this.record(row, outcome);
+    else {
+      this.record(row, outcome);
+      const kind = textFileKind(res.contentType, row.url);
+      if (kind !== null) this.readText(row, kind, res);
+    }
+  }
+
+  /** Reads a saved file's text in a document worker; one that can't be read is left out of the index. */
+  private readText(row: QueuedRow, kind: TextKind & ('pdf' | 'text'), res: FetchResponse): void {
+    const reading = this.p.documents
+      .fileText(kind, res.body, res.contentType)
+      .then((text) => {
+        if (text !== null) this.indexText(row, kind, text);
+      })
+      .catch(() => {})
+      .finally(() => this.readingText.delete(reading));
+    this.readingText.add(reading);
   }
 
   /** A file that can't be saved under its name fails that URL only; anything else stops the crawl. */
@@ -272,6 +316,7 @@ export class ResponseArchiver {
       c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
       this.record(row, { ...outcome, title: doc.title });
     });
+    if (doc.text !== null) this.indexText(row, 'html', doc.text);
     return true;
   }
 }

@@ -80,6 +80,7 @@ async function writePayload(
   await makeWacz(archive, waczFile, {
     metadata: opts.metadata,
     ...(opts.signal && { signal: opts.signal }),
+    ...(opts.noPageText && { noPageText: true }),
     onProgress: (p) => report(`WACZ: ${p.phase}`, p.doneBytes, p.totalBytes),
   });
   // The WACZ exporter wrote and flushed the file itself, so it is hashed in a pass of its own.

@@ -5,6 +5,8 @@ export interface ExportOptions {
   metadata: DublinCore;
   onProgress?: (p: ExportProgress) => void;
   signal?: AbortSignal;
+  /** WACZ (and the WACZ in a bag): leave each page's text out of pages.jsonl. */
+  noPageText?: boolean;
   /** BagIt only: put the browsable mirror in the payload beside the WACZ. */
   includeMirror?: boolean;
 }

@@ -51,7 +51,7 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
         indexes.push({ file: sorted, name: 'index.cdx', compress: true });
       }
       const pagesFile = path.join(work, 'pages.jsonl');
-      const mainPage = await writePages(archive, pagesFile);
+      const mainPage = await writePages(archive, pagesFile, { text: !opts.noPageText });
 
       const total =
         warcBytes +

@@ -1,6 +1,7 @@
 import { decodeText, sniffCharset } from './decode.js';
 import { PageRefCollector, UTF8_META } from './htmlRefs.js';
 import { scanHtml } from './htmlScan.js';
+import { PageTextCollector, teeHandlers } from './pageText.js';
 import { renderFields, resolveSlots } from './splice.js';
 import type { ParsedDoc } from './types.js';
 
@@ -49,6 +50,7 @@ export function parseHtml(
   docUrl: string,
   headerContentType: string | null,
   caps: Partial<ParseCaps> = {},
+  opts: { withText?: boolean } = {},
 ): ParsedDoc {
   const limits: ParseCaps = { ...DEFAULT_PARSE_CAPS, ...caps };
   const charset = sniffCharset(body, headerContentType, 'html');
@@ -56,7 +58,8 @@ export function parseHtml(
 
   const source = decodeText(body, charset);
   const collector = new PageRefCollector(source, charset, limits.maxLinks, limits.maxAttrLength);
-  scanHtml(source, collector);
+  const text = opts.withText ? new PageTextCollector() : null;
+  scanHtml(source, text === null ? collector : teeHandlers(collector, text));
   const page = collector.finish();
   const links = resolveSlots(page.slots, baseUrl(page.baseHref, docUrl), docUrl, limits.maxLinks);
   // Opened from disk there is no HTTP charset; if our <meta> would fall past the prescan window, a BOM says UTF-8.
@@ -65,6 +68,7 @@ export function parseHtml(
   return {
     charset,
     title: page.title,
+    ...(text !== null && { text: text.finish(page.title) }),
     links,
     render(map) {
       const html = renderFields(source, page.fields, links, map);

@@ -1,3 +1,5 @@
+import type { DocumentText } from './pageText.js';
+
 /** Where in a document a reference was found. */
 export type LinkKind =
   | 'a'
@@ -41,6 +43,8 @@ export interface ParsedDoc {
   /** WHATWG name of the encoding the source was decoded from. */
   charset: string;
   title: string | null;
+  /** The visible text, when asked for (HTML only). */
+  text?: DocumentText;
   /** In order of appearance, not deduplicated. */
   links: ExtractedLink[];
   /**

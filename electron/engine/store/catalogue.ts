@@ -239,6 +239,11 @@ export class Catalogue {
     return new Catalogue(db);
   }
 
+  /** The connection, for modules that keep queries of their own over the catalogue (text index, QA report). */
+  get sqlite(): Database.Database {
+    return this.db;
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }

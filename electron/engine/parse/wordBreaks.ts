@@ -1,0 +1,33 @@
+/**
+ * Word breaks for scripts written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar).
+ * SQLite's unicode61 tokenizer splits words at separators only, so a run of Han or kana would be one
+ * "word" as long as the sentence. Intl.Segmenter (ICU's dictionary-based word breaker, built into
+ * Node and Electron) finds the words, and a ZERO WIDTH SPACE goes between them: unicode61 treats it
+ * as a separator, and it is invisible in snippets. The same function runs on the query, so a query
+ * word splits exactly as the same word in a page's text does, and matches as a phrase of its parts.
+ */
+
+export const WORD_BREAK = '\u200B';
+
+const UNSPACED_RUN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3005\u30FC]{2,}/gu;
+
+let segmenter: Intl.Segmenter | null = null;
+
+function words(run: string): string {
+  // One segmenter serves every script: ICU picks the dictionary by script, not by locale.
+  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  let out = '';
+  for (const { segment } of segmenter.segment(run)) out += out === '' ? segment : WORD_BREAK + segment;
+  return out;
+}
+
+/** `text` with a WORD_BREAK between the words of every unspaced run. */
+export function markWordBreaks(text: string): string {
+  return text.replace(UNSPACED_RUN, words);
+}
+
+/** Text as a reader sees it again: the breaks markWordBreaks added, and any the source had, removed. */
+export function withoutWordBreaks(text: string): string {
+  return text.replaceAll(WORD_BREAK, '');
+}

@@ -1,0 +1,305 @@
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import type { PackedText } from './packedText.js';
+import { withoutWordBreaks } from '../parse/wordBreaks.js';
+import { QuerySyntaxError, toFtsQuery } from './searchQuery.js';
+
+export { packText, type PackedText } from './packedText.js';
+
+/**
+ * The archive's full-text index: an SQLite FTS5 table of each saved page's (and PDF's, and text
+ * file's) visible text, in its own file beside the catalogue. Its own file, so that it can be
+ * rebuilt whole (`harvest reindex` writes a new one and renames it over) and measured, and so that
+ * its writes stay out of the catalogue's log, which the crawl checkpoints on a tight schedule; and
+ * readable while a crawl writes it (WAL), so searches never wait for the crawl.
+ *
+ * Tokenizer: unicode61 with remove_diacritics 2 (café = cafe, stemming-free; `term*` for prefixes).
+ * Chinese, Japanese and Thai text arrives with its words marked by wordBreaks.ts.
+ */
+export const TEXT_INDEX_FILE = 'text.sqlite';
+
+export type TextKind = 'html' | 'pdf' | 'text';
+export const TEXT_KINDS: readonly TextKind[] = ['html', 'pdf', 'text'];
+
+/** Until an archive holds several captures, every row belongs to capture 1. */
+export const FIRST_CAPTURE = 1;
+
+export interface TextEntry {
+  urlId: number;
+  url: string;
+  capture: number;
+  kind: TextKind;
+  /** ISO 8601: when the capture was fetched. */
+  fetchedAt: string | null;
+  text: PackedText;
+}
+
+export interface SearchOptions {
+  limit: number;
+  offset?: number;
+  kind?: TextKind;
+  capture?: number;
+}
+
+/** Snippet marks: control characters that extracted text never holds (see pageText.ts). */
+export const MARK_START = '\u0002';
+export const MARK_END = '\u0003';
+
+export interface SearchHit {
+  /** The first URL (of the latest capture) with this text; `sameText` more have it too. */
+  url: string;
+  title: string | null;
+  capture: number;
+  kind: TextKind;
+  fetchedAt: string | null;
+  /** Text around the best match, matched words between MARK_START and MARK_END. */
+  snippet: string;
+  /** BM25 relevance, higher is better. */
+  score: number;
+  urlId: number;
+  /** Other URLs (or captures) whose text is the same. */
+  sameText: number;
+}
+
+export interface SearchResult {
+  /** Distinct matching texts. */
+  total: number;
+  hits: SearchHit[];
+}
+
+/**
+ * Texts are stored once per digest, their bodies compressed (the plain text of a text-heavy site is
+ * as large as its gzipped WARC records), and the FTS5 table indexes them as an external-content
+ * table whose content is a view that decompresses on demand (snippets, WACZ text). Each URL of each
+ * capture points to its text.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS text_store (
+  id INTEGER PRIMARY KEY,
+  digest TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL,
+  headings TEXT NOT NULL,
+  body_z BLOB NOT NULL
+);
+CREATE VIEW IF NOT EXISTS text_content AS
+  SELECT id, title, headings, harvest_inflate(body_z) AS body FROM text_store;
+CREATE VIRTUAL TABLE IF NOT EXISTS text_fts USING fts5(
+  title, headings, body,
+  content = 'text_content', content_rowid = 'id',
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS text_docs (
+  id INTEGER PRIMARY KEY,
+  capture INTEGER NOT NULL,
+  url_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  fetched_at TEXT,
+  text_id INTEGER NOT NULL,
+  UNIQUE (capture, url_id)
+);
+CREATE INDEX IF NOT EXISTS text_docs_text ON text_docs (text_id);
+CREATE INDEX IF NOT EXISTS text_docs_url ON text_docs (url);
+`;
+
+/** BM25 weights of title, headings and body: a word in the title says more about a page than one in passing. */
+const RANK = 'bm25(text_fts, 8.0, 3.0, 1.0)';
+/** Words of context in a snippet. */
+const SNIPPET_WORDS = 24;
+
+/** Rows buffered before the crawl's writer commits them (it also commits on every progress tick). */
+const BATCH_ROWS = 256;
+
+/** Thrown for a search that can't run: bad syntax, or no index yet. */
+export class SearchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SearchError';
+  }
+}
+
+function withInflate(db: Database.Database): Database.Database {
+  db.function('harvest_inflate', { deterministic: true }, (z: unknown) => (Buffer.isBuffer(z) ? brotliDecompressSync(z).toString('utf8') : null));
+  return db;
+}
+
+export class TextIndex {
+  private pending: TextEntry[] = [];
+
+  private constructor(private readonly db: Database.Database, readonly readonly: boolean) {}
+
+  static fileIn(archiveDir: string): string {
+    return path.join(archiveDir, TEXT_INDEX_FILE);
+  }
+
+  static exists(archiveDir: string): boolean {
+    return existsSync(TextIndex.fileIn(archiveDir));
+  }
+
+  /** Opens (creating if needed) the index for writing; the file may be another name (reindex builds beside it). */
+  static openWritable(file: string): TextIndex {
+    const db = withInflate(new Database(file, { timeout: 5_000 }));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+    return new TextIndex(db, false);
+  }
+
+  /** Opens an archive's index for searching; null when it has none. */
+  static openReadonly(archiveDir: string): TextIndex | null {
+    const file = TextIndex.fileIn(archiveDir);
+    if (!existsSync(file)) return null;
+    return new TextIndex(withInflate(new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 })), true);
+  }
+
+  /** Queues a document's text; committed with the next flush (every BATCH_ROWS rows, or by the caller). */
+  add(entry: TextEntry): void {
+    this.pending.push(entry);
+    if (this.pending.length >= BATCH_ROWS) this.flush();
+  }
+
+  /** Commits the queued rows in one transaction: FTS5 writes one segment per transaction, so fewer is smaller and faster. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    const known = this.db.prepare('SELECT id FROM text_store WHERE digest = ?').pluck();
+    const store = this.db.prepare('INSERT INTO text_store (digest, title, headings, body_z) VALUES (?, ?, ?, ?)');
+    const index = this.db.prepare('INSERT INTO text_fts (rowid, title, headings, body) VALUES (?, ?, ?, ?)');
+    // A URL fetched again (after a kill, before its outcome committed) points to its new text.
+    const point = this.db.prepare(
+      `INSERT INTO text_docs (capture, url_id, url, kind, fetched_at, text_id) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (capture, url_id) DO UPDATE SET url = excluded.url, kind = excluded.kind, fetched_at = excluded.fetched_at, text_id = excluded.text_id`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const t = r.text;
+        let textId = known.get(t.digest) as number | undefined;
+        if (textId === undefined) {
+          textId = Number(store.run(t.digest, t.title, t.headings, Buffer.from(t.bodyZ.buffer, t.bodyZ.byteOffset, t.bodyZ.byteLength)).lastInsertRowid);
+          index.run(textId, t.title, t.headings, t.body);
+        }
+        point.run(r.capture, r.urlId, r.url, r.kind, r.fetchedAt, textId);
+      }
+    })();
+  }
+
+  /** The URL ids a capture has text for (to find what an interrupted crawl did not index). */
+  indexedUrlIds(capture: number): Set<number> {
+    return new Set(this.db.prepare('SELECT url_id FROM text_docs WHERE capture = ?').pluck().all(capture) as number[]);
+  }
+
+  /** URLs in the index (every capture), and distinct texts. */
+  counts(): { urls: number; texts: number } {
+    return {
+      urls: this.db.prepare('SELECT COUNT(*) FROM text_docs').pluck().get() as number,
+      texts: this.db.prepare('SELECT COUNT(*) FROM text_store').pluck().get() as number,
+    };
+  }
+
+  /** A page's text as a reader sees it (for WACZ page lists), or null when it has none. */
+  textOf(url: string, capture = FIRST_CAPTURE): string | null {
+    const body = this.db
+      .prepare('SELECT harvest_inflate(s.body_z) FROM text_docs d JOIN text_store s ON s.id = d.text_id WHERE d.url = ? AND d.capture = ?')
+      .pluck()
+      .get(url, capture) as string | undefined;
+    return body === undefined ? null : withoutWordBreaks(body);
+  }
+
+  /** BM25-ranked hits, best first, one per distinct text, and how many texts match in all. */
+  search(query: string, opts: SearchOptions): SearchResult {
+    let match: string;
+    try {
+      match = toFtsQuery(query);
+    } catch (e) {
+      if (e instanceof QuerySyntaxError) throw new SearchError(e.message);
+      throw e;
+    }
+    const docFilter: string[] = [];
+    const docParams: (string | number)[] = [];
+    if (opts.kind !== undefined) {
+      docFilter.push('kind = ?');
+      docParams.push(opts.kind);
+    }
+    if (opts.capture !== undefined) {
+      docFilter.push('capture = ?');
+      docParams.push(opts.capture);
+    }
+    const docWhere = docFilter.length > 0 ? ` AND ${docFilter.join(' AND ')}` : '';
+    const restrict = docFilter.length > 0 ? ` AND rowid IN (SELECT text_id FROM text_docs WHERE ${docFilter.join(' AND ')})` : '';
+    try {
+      const total = this.db.prepare(`SELECT COUNT(*) FROM text_fts WHERE text_fts MATCH ?${restrict}`).pluck().get(match, ...docParams) as number;
+      // Ranked first, snippets and titles for the page of hits only: any column of the FTS table
+      // (its title, say) read in the ranking query would decompress every match's body.
+      const ranked = this.db
+        .prepare(`SELECT rowid AS id, ${RANK} AS rank FROM text_fts WHERE text_fts MATCH ?${restrict} ORDER BY rank LIMIT ? OFFSET ?`)
+        .all(match, ...docParams, opts.limit, opts.offset ?? 0) as { id: number; rank: number }[];
+      const ids = JSON.stringify(ranked.map((r) => r.id));
+      // (rowid IN, not rowid = ?: FTS5 ignored an equality on its rowid beside MATCH here.)
+      const snippets = new Map(
+        (
+          this.db
+            .prepare(
+              `SELECT rowid AS id, snippet(text_fts, 2, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_WORDS}) AS snippet
+               FROM text_fts WHERE text_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+            )
+            .all(match, ids) as { id: number; snippet: string }[]
+        ).map((r) => [r.id, r.snippet]),
+      );
+      const titles = new Map(
+        (this.db.prepare('SELECT id, title FROM text_store WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; title: string }[]).map(
+          (r) => [r.id, r.title],
+        ),
+      );
+      const docOf = this.db.prepare(
+        `SELECT url, url_id AS urlId, capture, kind, fetched_at AS fetchedAt, (SELECT COUNT(*) - 1 FROM text_docs o WHERE o.text_id = d.text_id) AS sameText
+         FROM text_docs d WHERE text_id = ?${docWhere} ORDER BY capture DESC, url_id LIMIT 1`,
+      );
+      const hits: SearchHit[] = [];
+      for (const r of ranked) {
+        const doc = docOf.get(r.id, ...docParams) as Omit<SearchHit, 'title' | 'snippet' | 'score'> | undefined;
+        // A text no URL points to any more (its URL was fetched again with other text) is not a hit.
+        if (doc === undefined) continue;
+        hits.push({
+          ...doc,
+          title: titles.get(r.id) ? withoutWordBreaks(titles.get(r.id)!) : null,
+          snippet: withoutWordBreaks(snippets.get(r.id) ?? '').replace(/\s*\n\s*/g, ' · '),
+          score: Math.round(-r.rank * 1e4) / 1e4,
+        });
+      }
+      return { total, hits };
+    } catch (e) {
+      // toFtsQuery's output always parses; anything FTS5 still refuses is reported, not thrown raw.
+      if ((e as { code?: string }).code?.startsWith('SQLITE_')) throw new SearchError(`search failed: ${(e as Error).message}`);
+      throw e;
+    }
+  }
+
+  /**
+   * Commits what is queued and closes; `optimize` once the index is complete. A writer leaves the
+   * file in rollback-journal mode, so that it opens read-only later without creating side files.
+   */
+  close(opts: { optimize?: boolean } = {}): void {
+    if (!this.db.open) return;
+    if (!this.readonly) {
+      this.flush();
+      // Merges the index's segments into one: smaller and faster to search, worth it once complete.
+      if (opts.optimize) {
+        this.db.exec("INSERT INTO text_fts (text_fts) VALUES ('optimize')");
+        // The merged-away segments leave a third or so of the file free.
+        this.db.exec('VACUUM');
+      }
+      this.db.pragma('journal_mode = DELETE');
+    }
+    this.db.close();
+  }
+}
+
+/** Moves a freshly built index over the archive's (reindex): readers see the old one or the new, whole. */
+export function replaceTextIndex(builtFile: string, archiveDir: string): void {
+  const target = TextIndex.fileIn(archiveDir);
+  for (const side of ['-wal', '-shm']) rmSync(target + side, { force: true });
+  renameSync(builtFile, target);
+}

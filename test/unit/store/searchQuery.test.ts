@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { QuerySyntaxError, queryTerms, toFtsQuery } from '../../../electron/engine/store/searchQuery.js';
+
+describe('search query', () => {
+  it('quotes every word, keeps operators, phrases, prefixes and parentheses', () => {
+    assert.equal(toFtsQuery('library archive'), '("library" AND "archive")');
+    assert.equal(toFtsQuery('"rare books" OR manuscript*'), '("rare books" OR "manuscript"*)');
+    assert.equal(toFtsQuery('library NOT archive'), '("library" NOT "archive")');
+    assert.equal(toFtsQuery('(a OR b) AND c'), '(("a" OR "b") AND "c")');
+    // FTS5 keywords and column filters typed in lower case, and punctuation, are plain text.
+    assert.equal(toFtsQuery('not body:x "say ""hi"'), '("not" AND "body:x" AND "say " AND "hi")');
+  });
+
+  it('splits CJK words the way the index does, so a word matches as a phrase of its parts', () => {
+    assert.equal(toFtsQuery('東京都'), '"東京\u200B都"');
+  });
+
+  it('says what is wrong instead of passing FTS5 a broken query', () => {
+    const cases: [string, RegExp][] = [
+      ['"unclosed phrase', /unmatched quote at character 1/],
+      ['NOT archive', /NOT needs a word or phrase before it/],
+      ['library OR', /OR needs a word or phrase after it/],
+      ['(library', /unmatched "\("/],
+      ['library)', /unmatched "\)"/],
+      ['  ', /empty query/],
+      ['- * ""', /empty query/],
+    ];
+    for (const [q, message] of cases) assert.throws(() => toFtsQuery(q), (e: unknown) => e instanceof QuerySyntaxError && message.test(e.message), q);
+  });
+
+  it('lists the words to highlight, not those after NOT', () => {
+    assert.deepEqual(queryTerms('"rare books" library NOT archive cat*'), ['rare books', 'library', 'cat']);
+    assert.deepEqual(queryTerms('"unclosed library'), ['unclosed', 'library']);
+  });
+});

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cleanText } from '../../../electron/engine/parse/pageText.js';
+import { MARK_END, MARK_START, packText, SearchError, TextIndex, type TextKind } from '../../../electron/engine/store/textIndex.js';
+
+describe('text index', () => {
+  let dir: string;
+  let index: TextIndex;
+  let nextId = 1;
+  const put = (url: string, body: string, opts: { title?: string; headings?: string; kind?: TextKind; capture?: number } = {}) =>
+    index.add({
+      urlId: nextId++,
+      url,
+      capture: opts.capture ?? 1,
+      kind: opts.kind ?? 'html',
+      fetchedAt: '2026-01-02T03:04:05.000Z',
+      text: packText({ title: cleanText(opts.title ?? ''), headings: cleanText(opts.headings ?? ''), body: cleanText(body) }),
+    });
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'harvest-textindex-'));
+    index = TextIndex.openWritable(TextIndex.fileIn(dir));
+    put('https://x.org/once', 'The catalogue mentions the quillfeather ledger once, among other things of the library.');
+    put('https://x.org/many', 'Quillfeather ledger. The quillfeather ledger again; a quillfeather ledger and one more quillfeather ledger.');
+    put('https://x.org/reverse', 'A ledger of quillfeather feathers and archive boxes.');
+    put('https://x.org/cafe', 'Le café de la bibliothèque ouvre à huit heures.', { title: 'Café' });
+    put('https://x.org/ja', '東京都の図書館で古い新聞を保存しています。');
+    put('https://x.org/report.pdf', 'Annual report of the Quillfeather Society', { kind: 'pdf' });
+    put('https://x.org/many?ref=nav', 'Quillfeather ledger. The quillfeather ledger again; a quillfeather ledger and one more quillfeather ledger.');
+    put('https://x.org/heading', 'Opening hours and other matters.', { headings: 'Manuscripts reading room' });
+    put('https://x.org/body', 'There is a manuscripts section, and a reading room somewhere else in this rather long text about opening hours.');
+    index.close({ optimize: true });
+    index = TextIndex.openReadonly(dir)!;
+  });
+  after(() => {
+    index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const urls = (q: string, opts = {}) => index.search(q, { limit: 20, ...opts }).hits.map((h) => h.url);
+
+  it('ranks the page that repeats a phrase above the one that mentions it once, one hit per distinct text', () => {
+    const r = index.search('"quillfeather ledger"', { limit: 20 });
+    assert.deepEqual(r.hits.map((h) => h.url), ['https://x.org/many', 'https://x.org/once']);
+    assert.equal(r.total, 2);
+    assert.equal(r.hits[0]!.sameText, 1, 'the ?ref=nav copy is the same text');
+    assert.ok(r.hits[0]!.score > r.hits[1]!.score);
+    assert.ok(r.hits[1]!.snippet.includes(`${MARK_START}quillfeather ledger${MARK_END}`), r.hits[1]!.snippet);
+  });
+
+  it('phrases keep word order; AND does not', () => {
+    assert.ok(!urls('"quillfeather ledger"').includes('https://x.org/reverse'));
+    assert.ok(urls('quillfeather ledger').includes('https://x.org/reverse'));
+  });
+
+  it('NOT leaves out pages with the word', () => {
+    assert.deepEqual(urls('quillfeather NOT ledger').sort(), ['https://x.org/report.pdf']);
+    assert.deepEqual(urls('quillfeather NOT (ledger OR society)'), []);
+  });
+
+  it('folds diacritics and matches prefixes', () => {
+    assert.deepEqual(urls('cafe'), ['https://x.org/cafe']);
+    assert.deepEqual(urls('BIBLIOTHEQUE'), ['https://x.org/cafe']);
+    assert.deepEqual(urls('biblio*'), ['https://x.org/cafe']);
+    assert.deepEqual(urls('biblio'), []);
+  });
+
+  it('finds Japanese by its words', () => {
+    assert.deepEqual(urls('図書館'), ['https://x.org/ja']);
+    assert.deepEqual(urls('新聞 保存'), ['https://x.org/ja']);
+    assert.deepEqual(urls('京都'), [], 'not a word of this text');
+  });
+
+  it('weighs headings above body text', () => {
+    assert.deepEqual(urls('manuscripts reading'), ['https://x.org/heading', 'https://x.org/body']);
+  });
+
+  it('filters by type and capture', () => {
+    assert.deepEqual(urls('quillfeather', { kind: 'pdf' }), ['https://x.org/report.pdf']);
+    assert.deepEqual(urls('quillfeather', { capture: 2 }), []);
+  });
+
+  it('reports a bad query as a SearchError naming the problem', () => {
+    assert.throws(() => index.search('"quillfeather', { limit: 5 }), (e: unknown) => e instanceof SearchError && /unmatched quote/.test(e.message));
+  });
+
+  it('gives back a page text as a reader sees it, and leaves no side files once closed', () => {
+    assert.equal(index.textOf('https://x.org/ja'), '東京都の図書館で古い新聞を保存しています。');
+    assert.equal(index.textOf('https://x.org/none'), null);
+    assert.ok(!existsSync(TextIndex.fileIn(dir) + '-wal'));
+  });
+});
