@@ -49,6 +49,20 @@ export interface ArchiveSummary {
   bytesOnDisk: number;
 }
 
+/** What deleting a job did to its archive folder: Harvest removes only what it made there. */
+export interface DeleteReport {
+  archiveDir: string;
+  /** The archive folder was left as it was (the job alone was removed from the list). */
+  kept: boolean;
+  /** Entries of the folder Harvest removed (its catalogue, mirror/, warc/, temporary files). */
+  removed: string[];
+  /** Entries Harvest did not make and so left where they were; the folder stays when there are any. */
+  leftBehind: string[];
+  folderRemoved: boolean;
+  /** Why nothing was removed (a folder Harvest never deletes in, such as a home folder), or null. */
+  refused: string | null;
+}
+
 export interface PageRow {
   url: string;
   title: string | null;
@@ -115,6 +129,8 @@ export const COMMANDS = {
   /** The page saved at a mirror path, so the viewer can show the original URL of what it displays. */
   'archives.lookup': { args: z.object({ id, localPath: z.string().max(4000) }).strict() },
   'archives.reveal': { args: z.object({ id }).strict() },
+  /** Adds an archive folder already on disk (one kept when its job was deleted, or made by `harvest crawl`) to the library. */
+  'archives.open': { args: z.object({ archiveDir: z.string().min(1).max(4000) }).strict() },
   'archives.openInBrowser': { args: z.object({ id }).strict() },
   'dialog.chooseFolder': { args: z.object({ title: z.string().max(200).optional() }).strict() },
   /** Where a new export goes: the native save dialog, or null (cancelled, or the web host). */
@@ -144,7 +160,7 @@ export interface CommandResults {
   'jobs.create': JobSummary;
   'jobs.update': JobSummary;
   'jobs.duplicate': JobSummary;
-  'jobs.delete': null;
+  'jobs.delete': DeleteReport;
   'jobs.start': JobSummary;
   'jobs.pause': JobSummary;
   'jobs.resume': JobSummary;
@@ -157,6 +173,7 @@ export interface CommandResults {
   /** The folder's path (the web host cannot open a file manager on the archivist's screen, so it returns it to show). */
   'archives.reveal': { path: string };
   'archives.openInBrowser': { path: string };
+  'archives.open': JobSummary;
   /** null when cancelled, or on the web host, which has no native dialog. */
   'dialog.chooseFolder': { path: string | null };
   'dialog.chooseExportPath': { path: string | null };

@@ -24,7 +24,7 @@ const USAGE = `usage:
   harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--quiet]
   ${METADATA_USAGE}
   ${VERIFY_USAGE}
-  harvest serve [--port <n>] [--data-dir <dir>]
+  harvest serve [--port <n>] [--data-dir <dir>] [--open <archive-dir> ...]
 
 crawl options:
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
@@ -46,7 +46,8 @@ crawl options:
   --events-jsonl <file>         append every crawl event to <file>, one JSON line each
 Ctrl-C pauses and checkpoints; 'harvest resume' continues.
 
-serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open.`;
+serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open;
+--open adds an archive folder on disk (say, one kept when its job was deleted) to the library.`;
 
 /** Job settings by the flag that sets them, so a validation error names what the user typed. */
 const FLAG_FOR_SETTING: Record<string, string> = {

@@ -52,10 +52,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'jobs.create': (a) => jobs.create(a.job, a.archiveDir),
     'jobs.update': (a) => jobs.update(a.id, a.job),
     'jobs.duplicate': (a) => jobs.duplicate(a.id),
-    'jobs.delete': (a) => {
-      jobs.delete(a.id, a.deleteArchive);
-      return null;
-    },
+    'jobs.delete': (a) => jobs.delete(a.id, a.deleteArchive),
     'jobs.start': (a) => jobs.start(a.id),
     'jobs.pause': (a) => jobs.pause(a.id),
     'jobs.resume': (a) => jobs.resume(a.id),
@@ -70,6 +67,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
       await shell.revealFolder(dir);
       return { path: dir };
     },
+    'archives.open': (a) => jobs.importArchive(a.archiveDir),
     'archives.openInBrowser': async (a) => {
       const file = path.join(jobs.get(a.id).archiveDir, MIRROR_DIR, 'index.html');
       await shell.openFile(file);
