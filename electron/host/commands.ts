@@ -25,6 +25,11 @@ export interface HostShell {
   revealFolder(dir: string): Promise<void>;
   /** Opens a file with the system's default application (no-op on the web host). */
   openFile(file: string): Promise<void>;
+  /**
+   * The mirror path the viewer's frame of this job shows, as the host saw it navigate there (never as
+   * the page says); `token` is the one the frame's document reported, where the host issues them.
+   */
+  frameLocation(jobId: string, token: string | undefined): string | null;
 }
 
 /** Hosts without a screen of their own: every dialog answers null, reveal and open only name the path. */
@@ -33,6 +38,7 @@ export const WEB_SHELL_ACTIONS: Omit<HostShell, 'host' | 'viewerBase'> = {
   chooseExportPath: async () => null,
   revealFolder: async () => {},
   openFile: async () => {},
+  frameLocation: () => null,
 };
 
 type Handlers = { [C in CommandName]: (args: ParsedArgs<C>) => Promise<CommandResults[C]> | CommandResults[C] };
@@ -68,6 +74,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
       return { path: dir };
     },
     'archives.open': (a) => jobs.importArchive(a.archiveDir),
+    'archives.frameLocation': (a) => ({ localPath: shell.frameLocation(jobs.get(a.id).id, a.token) }),
     'archives.openInBrowser': async (a) => {
       const file = path.join(jobs.get(a.id).archiveDir, MIRROR_DIR, 'index.html');
       await shell.openFile(file);

@@ -61,7 +61,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     engine = startEngineHost({
       dataDir: opts.dataDir,
       exporters: opts.exporters ?? {},
-      shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS },
+      shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS, frameLocation: mirror.frameLocation },
       ...(opts.progressIntervalMs !== undefined && { progressIntervalMs: opts.progressIntervalMs }),
     });
   } catch (e) {
@@ -73,7 +73,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const port = (server.address() as AddressInfo).port;
   appOrigin = `http://127.0.0.1:${port}`;
   const pageHeaders = {
-    'Content-Security-Policy': appCsp(mirror.origin),
+    'Content-Security-Policy': appCsp(mirror.frameSource),
     // The token is in the URL: never send it on as a referrer.
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',

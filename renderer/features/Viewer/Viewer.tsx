@@ -5,7 +5,9 @@ import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
-import { localPathFromMessage, viewerUrl } from './frameLocation.js';
+import { locationToken } from '../../../shared/frameLocation.js';
+import { viewerUrl } from './frameLocation.js';
+import { Confirm } from '../Confirm/index.js';
 import { PageList } from './PageList.js';
 
 /**
@@ -53,6 +55,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   const [opened, setOpened] = useState<string | null>(null);
   const ownLoad = useRef(true);
   const reported = useRef(false);
+  /** Location answers can come back out of order: only a newer one than the last applied counts. */
+  const asked = useRef(0);
+  const applied = useRef(0);
   const path = currentPath(history);
 
   const go = (next: ViewerHistory): void => {
@@ -71,13 +76,21 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   }, [navSerial, viewerBase, jobId]);
 
   useEffect(() => {
+    // The frame's document says it loaded; where it is comes from the host, which saw the
+    // navigation (a page can post any message, so none is taken at its word).
     const onMessage = (e: MessageEvent): void => {
       if (e.source !== frameRef.current?.contentWindow) return;
-      const reportedPath = localPathFromMessage(e.data, viewerBase, jobId);
-      if (!reportedPath) return;
+      const token = locationToken(e.data);
+      if (token === null) return;
       reported.current = true;
-      setLost(false);
-      setHistory((h) => visit(h, reportedPath));
+      const serial = ++asked.current;
+      void commandValue('archives.frameLocation', token ? { id: jobId, token } : { id: jobId }).then((r) => {
+        if (!r?.localPath || serial < applied.current) return;
+        applied.current = serial;
+        const localPath = r.localPath;
+        setLost(false);
+        setHistory((h) => visit(h, localPath));
+      });
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
@@ -99,7 +112,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
     reported.current = false;
   };
 
+  const [confirmOpen, setConfirmOpen] = useState(false);
   const openInBrowser = async (): Promise<void> => {
+    setConfirmOpen(false);
     const where = await useArchives.getState().openInBrowser(jobId);
     if (isWeb && where) setOpened(where);
   };
@@ -124,18 +139,29 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
           →
         </button>
         <input className="url-bar" readOnly value={address} aria-label="Original URL" title={page?.title ?? undefined} data-testid="viewer-url" />
-        <button onClick={() => void openInBrowser()} data-testid="viewer-open-browser">
+        <button onClick={() => (isWeb ? void openInBrowser() : setConfirmOpen(true))} data-testid="viewer-open-browser">
           Open in system browser
         </button>
       </div>
       {opened && (
         <p className="muted small" data-testid="viewer-browser-path">
-          The mirror is at <code>{opened}</code>; or open{' '}
-          <a href={viewerUrl(viewerBase, jobId, 'index.html')} target="_blank" rel="noopener noreferrer">
-            its index page
-          </a>{' '}
-          in a new tab.
+          The mirror is at <code>{opened}</code>. Archived pages open only here, in the viewer: opened from disk, their scripts run with no
+          protection.
         </p>
+      )}
+      {confirmOpen && (
+        <Confirm
+          title="Open the copy in your system browser?"
+          confirmLabel="Open anyway"
+          onCancel={() => setConfirmOpen(false)}
+          onConfirm={() => void openInBrowser()}
+          testId="viewer-open-browser-confirm"
+        >
+          <p>
+            Opened from disk, the archived pages&apos; scripts run with none of the viewer&apos;s protection: they can reach the internet and read
+            other files of the copy. Open it there only if you trust the site.
+          </p>
+        </Confirm>
       )}
       <div className="viewer-body">
         <PageList jobId={jobId} current={path} onOpen={(p) => go(visit(history, p))} />
