@@ -89,6 +89,20 @@ export interface ArchiveSummary {
   bytesOnDisk: number;
 }
 
+/** What deleting a job did to its archive folder: Harvest removes only what it made there. */
+export interface DeleteReport {
+  archiveDir: string;
+  /** The archive folder was left as it was (the job alone was removed from the list). */
+  kept: boolean;
+  /** Entries of the folder Harvest removed (its catalogue, mirror/, warc/, temporary files). */
+  removed: string[];
+  /** Entries Harvest did not make and so left where they were; the folder stays when there are any. */
+  leftBehind: string[];
+  folderRemoved: boolean;
+  /** Why nothing was removed (a folder Harvest never deletes in, such as a home folder), or null. */
+  refused: string | null;
+}
+
 export interface PageRow {
   url: string;
   title: string | null;
@@ -112,8 +126,10 @@ export interface AppInfo {
   /** What the host can do beyond the common commands: the web host has no native dialogs. */
   host: 'electron' | 'web';
   /**
-   * URL prefix under which `<jobId>/<localPath>` serves a file of that job's mirror to the in-app
-   * viewer: a custom protocol in Electron, a token-guarded path on the web host. Never file://.
+   * Where the in-app viewer finds a job's mirror files, one origin per job: `harvest-archive://{job}/`
+   * in Electron (`{job}` stands for the job's id); on the web host a token-guarded prefix whose
+   * `<job>/<path>` redirects to the job's own loopback port. shared/frameLocation.ts archiveBase
+   * gives a job's base. Never file://.
    */
   viewerBase: string;
 }
@@ -157,6 +173,10 @@ export const COMMANDS = {
   /** The page saved at a mirror path, so the viewer can show the original URL of what it displays. */
   'archives.lookup': { args: z.object({ id, localPath: z.string().max(4000) }).strict() },
   'archives.reveal': { args: z.object({ id }).strict() },
+  /** Where the viewer's frame of this job is, as the host saw it navigate (token: what the frame's document reported, if anything). */
+  'archives.frameLocation': { args: z.object({ id, token: z.string().max(100).optional() }).strict() },
+  /** Adds an archive folder already on disk (one kept when its job was deleted, or made by `harvest crawl`) to the library. */
+  'archives.open': { args: z.object({ archiveDir: z.string().min(1).max(4000) }).strict() },
   'archives.openInBrowser': { args: z.object({ id }).strict() },
   'dialog.chooseFolder': { args: z.object({ title: z.string().max(200).optional() }).strict() },
   /** Where a new export goes: the native save dialog, or null (cancelled, or the web host). */
@@ -196,7 +216,7 @@ export interface CommandResults {
   'jobs.create': JobSummary;
   'jobs.update': JobSummary;
   'jobs.duplicate': JobSummary;
-  'jobs.delete': null;
+  'jobs.delete': DeleteReport;
   'jobs.start': JobSummary;
   'jobs.pause': JobSummary;
   'jobs.resume': JobSummary;
@@ -209,6 +229,9 @@ export interface CommandResults {
   /** The folder's path (the web host cannot open a file manager on the archivist's screen, so it returns it to show). */
   'archives.reveal': { path: string };
   'archives.openInBrowser': { path: string };
+  'archives.open': JobSummary;
+  /** null when the host saw no such navigation (a forged or stale report). */
+  'archives.frameLocation': { localPath: string | null };
   /** null when cancelled, or on the web host, which has no native dialog. */
   'dialog.chooseFolder': { path: string | null };
   'dialog.chooseExportPath': { path: string | null };

@@ -1,27 +1,60 @@
 /**
- * How an archived page tells the viewer where it is. The page sits in a cross-origin, sandboxed
- * frame, so the viewer can't read its location; the archive servers add this one-line script to
- * each HTML page they serve (the file on disk is untouched) and the viewer listens for the message.
+ * How the viewer learns where the archived page navigated to. The page sits in a cross-origin,
+ * sandboxed frame, so the viewer can't read its location; the archive servers add a one-line script
+ * to each HTML page they serve (the file on disk is untouched). The script only says "I loaded"; the
+ * page's address comes from the host, never from the message, which any script of the page could
+ * forge: on the web host the message carries a one-time token the archive listener issued with that
+ * frame's document (and only for frame navigations, so a page can't fetch another page's token); in
+ * Electron the main process records each navigation of the viewer's frame.
  */
 import { LINK_SCRIPT } from './frameLinks.js';
 
 export const LOCATION_MESSAGE = 'harvest:location';
 
-export const LOCATION_SCRIPT = `parent.postMessage({type:'${LOCATION_MESSAGE}',href:location.href},'*')`;
+/** The place of the job's id in AppInfo.viewerBase where it names the origin (`harvest-archive://{job}/`). */
+export const JOB_PLACEHOLDER = '{job}';
 
-/** What the archive servers insert: the location report and, in the same tag, the link watcher (frameLinks.ts). */
-export const FRAME_SCRIPT = `${LOCATION_SCRIPT};${LINK_SCRIPT}`;
+/** Where a job's archived files are served (a viewerBase without the placeholder is a prefix for `<job>/`). */
+export function archiveBase(viewerBase: string, jobId: string): string {
+  const id = encodeURIComponent(jobId);
+  return viewerBase.includes(JOB_PLACEHOLDER) ? viewerBase.replace(JOB_PLACEHOLDER, id) : `${viewerBase}${id}/`;
+}
 
-const TAG = new TextEncoder().encode(`<script>${FRAME_SCRIPT}</script>`);
+/**
+ * The script added to archived pages. It runs before the page's own scripts: it takes itself out of
+ * the document, removes the page's WebRTC constructors (a browser can't be told to block WebRTC by a
+ * header; see README, Security model), and tells the app window (`top`, so a page can't receive the
+ * report of a frame it embeds) that it loaded, with the token of this document if it has one; then
+ * it watches clicks on links that leave the archive.
+ */
+export function viewerScript(token: string | null): string {
+  const message = token === null ? `{type:'${LOCATION_MESSAGE}'}` : `{type:'${LOCATION_MESSAGE}',token:'${token}'}`;
+  return (
+    '(function(){var s=document.currentScript;if(s)s.remove();' +
+    "['RTCPeerConnection','webkitRTCPeerConnection'].forEach(function(n){try{delete window[n]}catch(e){}});" +
+    `top.postMessage(${message},'*')})();` +
+    // The link watcher (frameLinks.ts): links to what the archive does not hold open the viewer's "not in this archive" page.
+    LINK_SCRIPT
+  );
+}
+
+/** The token of a location message ('' when it has none), or null when the message is something else. */
+export function locationToken(data: unknown): string | null {
+  if (!data || typeof data !== 'object') return null;
+  const { type, token } = data as { type?: unknown; token?: unknown };
+  if (type !== LOCATION_MESSAGE) return null;
+  return typeof token === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(token) ? token : '';
+}
 
 const HEAD_OPEN = /<head(?:\s[^>]*)?>/i;
 const DOCTYPE = /^\s*<!doctype[^>]*>/i;
 
 /**
- * The page with the location script inserted right after `<head>`; with no head, after the doctype
+ * The page with the viewer's script inserted right after `<head>`; with no head, after the doctype
  * (a script before it would switch the page to quirks mode), else at the start (after a BOM).
  */
-export function withLocationScript(html: Uint8Array): Uint8Array {
+export function withViewerScript(html: Uint8Array, token: string | null): Uint8Array {
+  const tag = new TextEncoder().encode(`<script>${viewerScript(token)}</script>`);
   const start = html[0] === 0xef && html[1] === 0xbb && html[2] === 0xbf ? 3 : 0;
   // windows-1252 maps each byte to one UTF-16 unit, so string offsets are byte offsets in any
   // ASCII-compatible charset the page may be in.
@@ -29,9 +62,9 @@ export function withLocationScript(html: Uint8Array): Uint8Array {
   const head = HEAD_OPEN.exec(text);
   const doctype = DOCTYPE.exec(text);
   const at = start + (head ? head.index + head[0].length : doctype ? doctype[0].length : 0);
-  const out = new Uint8Array(html.length + TAG.length);
+  const out = new Uint8Array(html.length + tag.length);
   out.set(html.subarray(0, at));
-  out.set(TAG, at);
-  out.set(html.subarray(at), at + TAG.length);
+  out.set(tag, at);
+  out.set(html.subarray(at), at + tag.length);
   return out;
 }

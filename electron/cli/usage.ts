@@ -32,7 +32,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--quiet]',
   metadata: METADATA_USAGE,
   verify: VERIFY_USAGE,
-  serve: 'harvest serve [--port <n>] [--data-dir <dir>]',
+  serve: 'harvest serve [--port <n>] [--data-dir <dir>] [--open <archive-dir> ...]',
   search: SEARCH_USAGE,
   reindex: REINDEX_USAGE,
   report: REPORT_USAGE,
@@ -71,7 +71,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   search: `Full-text search of an archive's pages, best first (BM25), with highlighted snippets.\nQueries: words (all must match), "a phrase", OR, NOT, prefix*.\n\nusage: ${SEARCH_USAGE}\n\noptions:\n  --json          {"total": N, "hits": [...]} instead of lines\n  --limit <n>     at most n hits (default 20)\n  --type <t>      only html, pdf or text documents\n  --capture <n>   only that capture`,
   reindex: `Build the full-text index of an archive from its saved pages, without crawling again.\n\nusage: ${REINDEX_USAGE}\n\noptions:\n  --quiet   no progress line`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,
-  serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)`,
+  serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)\n  --open <dir>       add an archive folder on disk (say, one kept when its job was deleted) to the library (repeatable)`,
 };
 
 /** Whether the arguments ask for help (`-h` or `--help` anywhere). */

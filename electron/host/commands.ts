@@ -25,6 +25,11 @@ export interface HostShell {
   revealFolder(dir: string): Promise<void>;
   /** Opens a file with the system's default application (no-op on the web host). */
   openFile(file: string): Promise<void>;
+  /**
+   * The mirror path the viewer's frame of this job shows, as the host saw it navigate there (never as
+   * the page says); `token` is the one the frame's document reported, where the host issues them.
+   */
+  frameLocation(jobId: string, token: string | undefined): string | null;
 }
 
 /** Hosts without a screen of their own: every dialog answers null, reveal and open only name the path. */
@@ -33,6 +38,7 @@ export const WEB_SHELL_ACTIONS: Omit<HostShell, 'host' | 'viewerBase'> = {
   chooseExportPath: async () => null,
   revealFolder: async () => {},
   openFile: async () => {},
+  frameLocation: () => null,
 };
 
 /** Failure reasons a job's summary lists. */
@@ -55,10 +61,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'jobs.create': (a) => jobs.create(a.job, a.archiveDir),
     'jobs.update': (a) => jobs.update(a.id, a.job),
     'jobs.duplicate': (a) => jobs.duplicate(a.id),
-    'jobs.delete': (a) => {
-      jobs.delete(a.id, a.deleteArchive);
-      return null;
-    },
+    'jobs.delete': (a) => jobs.delete(a.id, a.deleteArchive),
     'jobs.start': (a) => jobs.start(a.id),
     'jobs.pause': (a) => jobs.pause(a.id),
     'jobs.resume': (a) => jobs.resume(a.id),
@@ -73,6 +76,8 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
       await shell.revealFolder(dir);
       return { path: dir };
     },
+    'archives.open': (a) => jobs.importArchive(a.archiveDir),
+    'archives.frameLocation': (a) => ({ localPath: shell.frameLocation(jobs.get(a.id).id, a.token) }),
     'archives.openInBrowser': async (a) => {
       const file = path.join(jobs.get(a.id).archiveDir, MIRROR_DIR, 'index.html');
       await shell.openFile(file);

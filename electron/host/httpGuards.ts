@@ -3,7 +3,7 @@ import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { contentType } from 'mime-types';
-import { withLocationScript } from '../../shared/frameLocation.js';
+import { withViewerScript } from '../../shared/frameLocation.js';
 
 /** A URL-safe secret that names the only paths a listener answers. */
 export function newToken(): string {
@@ -83,14 +83,15 @@ export function isHtml(mimeType: string): boolean {
   return mimeType.startsWith('text/html');
 }
 
-/** An archived HTML page as served to the viewer: with the script that reports its location. */
-export function archivedHtml(file: string): Uint8Array {
-  return withLocationScript(readFileSync(file));
+/** An archived HTML page as served to the viewer: with the viewer's script (see shared/frameLocation.ts). */
+export function archivedHtml(file: string, token: string | null): Uint8Array {
+  return withViewerScript(readFileSync(file), token);
 }
 
 /**
  * Sends a file that lies inside `root` (see resolveFileWithin); false when there is none. With
- * `reportLocation`, HTML pages get the viewer's location script (the file itself is untouched).
+ * `archivedPage`, HTML pages get the viewer's script, with the token it returns for the file (the
+ * file itself is untouched).
  */
 export function sendFileWithin(
   req: IncomingMessage,
@@ -98,12 +99,12 @@ export function sendFileWithin(
   root: string,
   segments: string[],
   headers: Record<string, string>,
-  reportLocation = false,
+  archivedPage?: (file: string) => string | null,
 ): boolean {
   const file = resolveFileWithin(root, segments);
   if (file === null) return false;
   const type = mimeTypeOf(file);
-  const html = reportLocation && isHtml(type) ? archivedHtml(file) : null;
+  const html = archivedPage && isHtml(type) ? archivedHtml(file, archivedPage(file)) : null;
   res.writeHead(200, {
     'Content-Type': type,
     'Content-Length': String(html ? html.length : statSync(file).size),

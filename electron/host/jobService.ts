@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RATE_HISTORY_POINTS, type ArchiveSummary, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
+import { RATE_HISTORY_POINTS, type ArchiveSummary, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
 import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
+import { removeArchiveContents } from '../engine/store/archiveFolder.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
@@ -137,10 +138,58 @@ export class JobService {
     return this.create({ ...job, name: `${job.name} (copy)`.slice(0, 200) });
   }
 
-  delete(id: string, deleteArchive: boolean): void {
+  /**
+   * Removes the job; with `deleteArchive`, also what Harvest made in its archive folder (never the
+   * archivist's own files there, nor a protected folder), reporting what it left.
+   */
+  delete(id: string, deleteArchive: boolean): DeleteReport {
     const r = this.idle(id, 'deleted');
     if (this.exporting.has(id)) throw new HostError('conflict', 'the archive is being exported');
-    if (deleteArchive) rmSync(r.archiveDir, { recursive: true, force: true });
+    let report: DeleteReport = { archiveDir: r.archiveDir, kept: true, removed: [], leftBehind: [], folderRemoved: false, refused: null };
+    if (deleteArchive) {
+      try {
+        report = { archiveDir: r.archiveDir, kept: false, ...removeArchiveContents(r.archiveDir) };
+      } catch (e) {
+        throw new HostError('internal', `could not delete the archive in ${r.archiveDir}: ${(e as Error).message}; the job is kept`);
+      }
+    }
+    this.forget(id);
+    return report;
+  }
+
+  /**
+   * Adds an archive folder already on disk to the list as a job: one kept when its job was deleted,
+   * or made by `harvest crawl`. Its settings and state come from its catalogue.
+   */
+  importArchive(dir: string): JobSummary {
+    const abs = path.resolve(dir);
+    const known = [...this.records.values()].find((r) => r.archiveDir === abs);
+    if (known) throw new HostError('conflict', `${abs} is already in the library as '${(known.job as Job).name}'`);
+    const a = openArchive(abs, false);
+    let found: { job: Job; createdAt: string | null; status: JobStatus };
+    try {
+      const stats = readStats(a.catalogue);
+      found = { job: a.job, createdAt: a.catalogue.getMeta('created_at'), status: stats.startedAt === null ? 'new' : statusAfterRun(stats.state) };
+    } finally {
+      a.close();
+    }
+    const now = new Date().toISOString();
+    const r: JobRecord = {
+      id: randomUUID(),
+      job: found.job,
+      archiveDir: abs,
+      status: found.status,
+      error: null,
+      createdAt: found.createdAt ?? now,
+      updatedAt: now,
+      bytesOnDisk: diskUsage(abs),
+    };
+    this.records.set(r.id, r);
+    this.facts.set(r.id, readFacts(abs));
+    return this.changed(r);
+  }
+
+  private forget(id: string): void {
     this.records.delete(id);
     this.facts.delete(id);
     this.history.delete(id);

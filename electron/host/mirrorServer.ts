@@ -1,16 +1,19 @@
-import { createServer, type Server } from 'node:http';
+import { realpathSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { MIRROR_DIR } from '../engine/store/archive.js';
+import { FrameTokens } from './frameTokens.js';
 import { hostAllowed, newToken, safeSegments, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
 
 /** Finds a job's archive folder, or null when there is no such job. */
 export type ArchiveDirOf = (jobId: string) => string | null;
 
 /**
- * What an archived page may do: load what its own job's mirror holds (by path, so not another
- * job's files on this origin), run its scripts, and nothing else: no network beyond that folder, no
- * forms, no popups, no navigating the app; only the app may frame it.
+ * What an archived page may do: load what its own job's mirror holds, run its scripts, and nothing
+ * else: no network beyond that folder, no forms, no popups, no navigating the app, no WebRTC where
+ * the browser knows the directive (Chromium does not: see README, Security model), no camera,
+ * microphone or location; only the app may frame it.
  */
 export function viewerCsp(jobBase: string, appOrigin: string): string {
   const own = `${jobBase} data: blob:`;
@@ -22,51 +25,131 @@ export function viewerCsp(jobBase: string, appOrigin: string): string {
     `base-uri ${jobBase}`,
     "form-action 'none'",
     `frame-ancestors ${appOrigin}`,
+    "webrtc 'block'",
     'sandbox allow-scripts allow-same-origin',
   ].join('; ');
 }
 
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), display-capture=(), payment=(), usb=()';
+
+/** A top-level tab could navigate anywhere (no browser enforces a navigation policy): archived pages open only in a frame. */
+const TOP_LEVEL_REFUSED =
+  "Archived pages open only inside Harvest's viewer, where they are sealed off from the network. Open this archive from the Library of the Harvest app.";
+
 export interface MirrorServer {
-  server: Server;
-  origin: string;
-  /** `http://127.0.0.1:<port>/<token>/`; a job's files are under `<jobId>/`. */
+  /** For the app's CSP: every archive origin (`http://127.0.0.1:*`, one port per archive). */
+  frameSource: string;
+  /** `http://127.0.0.1:<port>/<token>/`; `<job>/<path>` under it redirects to that job's own listener. */
   viewerBase: string;
+  /** The mirror path a frame of this job was served, from the token its document reported; null if none. */
+  frameLocation(jobId: string, token: string | undefined): string | null;
   close(): Promise<void>;
 }
 
-/** Serves each job's mirror folder read-only on its own loopback listener, apart from the app's origin. */
+/**
+ * Serves each job's mirror folder read-only on loopback, apart from the app's origin and each job on
+ * an origin of its own: a listener per archive, started when the archive is first opened, so
+ * archived sites share no storage or service-worker scope. The entry listener (viewerBase) only
+ * redirects `<job>/<path>` there. A port rather than a `<job>.localhost` name keeps archives on the
+ * app's site (127.0.0.1), where browsers allow a framed page its storage.
+ */
 export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: () => string): Promise<MirrorServer> {
   const token = newToken();
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
-  const viewerBase = `${origin}/${token}/`;
-  server.on('request', (req, res) => {
-    if (!hostAllowed(req, port)) return sendText(res, 403, 'wrong Host header');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
-    const pathname = (req.url ?? '/').split(/[?#]/)[0]!;
-    const [, first, jobId, ...rest] = pathname.split('/');
-    if (first === undefined || !sameSecret(first, token) || !jobId) return sendText(res, 404, 'not found');
-    const dir = archiveDirOf(jobId);
-    const segments = safeSegments(rest.filter((s) => s !== ''));
-    if (dir === null || segments === null) return sendText(res, 404, 'not found');
-    const headers = {
-      'Content-Security-Policy': viewerCsp(`${viewerBase}${encodeURIComponent(jobId)}/`, appOrigin()),
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-cache',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-    };
-    if (!sendFileWithin(req, res, path.join(dir, MIRROR_DIR), segments, headers, true)) sendText(res, 404, 'not in this archive');
-  });
-  return {
-    server,
-    origin,
-    viewerBase,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  const tokens = new FrameTokens();
+  const perJob = new Map<string, Promise<{ server: Server; port: number }>>();
+
+  const jobListener = (jobId: string): Promise<{ server: Server; port: number }> => {
+    let listener = perJob.get(jobId);
+    if (!listener) {
+      listener = listen((req, res, port) => {
+        if (refused(req, res)) return;
+        const [, first, ...rest] = pathOf(req).split('/');
+        if (first === undefined || !sameSecret(first, token)) return sendText(res, 404, 'not found');
+        const dir = archiveDirOf(jobId);
+        const segments = safeSegments(rest.filter((s) => s !== ''));
+        if (dir === null || segments === null) return sendText(res, 404, 'not found');
+        const root = path.join(dir, MIRROR_DIR);
+        const jobBase = `http://127.0.0.1:${port}/${token}/`;
+        const headers = {
+          'Content-Security-Policy': viewerCsp(jobBase, appOrigin()),
+          'Permissions-Policy': PERMISSIONS_POLICY,
+          'Referrer-Policy': 'no-referrer',
+          'Cache-Control': 'no-cache',
+          'Cross-Origin-Resource-Policy': 'same-origin',
+        };
+        // Only a document loaded into a frame gets a token, so a page can't fetch one for another path.
+        const framed = req.headers['sec-fetch-dest'] === 'iframe' || req.headers['sec-fetch-dest'] === 'frame';
+        const archivedPage = (file: string) => (framed ? tokens.issue(jobId, mirrorPath(root, file)) : null);
+        if (!sendFileWithin(req, res, root, segments, headers, archivedPage)) sendText(res, 404, 'not in this archive');
+      });
+      perJob.set(jobId, listener);
+    }
+    return listener;
   };
+
+  const entry = await listen((req, res) => {
+    if (refused(req, res)) return;
+    const url = req.url ?? '/';
+    const [, first, jobId, ...rest] = pathOf(req).split('/');
+    if (first === undefined || !sameSecret(first, token) || !jobId || archiveDirOf(jobId) === null) return sendText(res, 404, 'not found');
+    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    void jobListener(jobId).then(
+      ({ port }) => sendText(res, 307, 'moved', { Location: `http://127.0.0.1:${port}/${token}/${rest.join('/')}${query}` }),
+      () => sendText(res, 503, 'cannot open a listener for this archive'),
+    );
+  });
+
+  return {
+    frameSource: 'http://127.0.0.1:*',
+    viewerBase: `http://127.0.0.1:${entry.port}/${token}/`,
+    frameLocation: (jobId, frameToken) => (frameToken ? tokens.redeem(jobId, frameToken) : null),
+    async close() {
+      const servers = [entry.server, ...(await Promise.allSettled(perJob.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value.server] : []))];
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      );
+    },
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, port: number) => void;
+
+/** A listener on a free 127.0.0.1 port that answers only requests naming it in their Host header. */
+async function listen(handler: Handler): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!hostAllowed(req, port)) return sendText(res, 403, 'wrong Host header');
+    handler(req, res, port);
+  });
+  return { server, port };
+}
+
+/** Answers what no archive listener serves; true when it did. */
+function refused(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+  // A service worker would answer the archive's later requests itself, without this listener's CSP.
+  else if (req.headers['service-worker'] !== undefined) sendText(res, 403, 'service workers are not allowed in archived pages');
+  else if (req.headers['sec-fetch-dest'] === 'document') sendText(res, 403, TOP_LEVEL_REFUSED);
+  else return false;
+  return true;
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split(/[?#]/)[0]!;
+}
+
+/** A served file's path inside the mirror, '/'-separated, as the viewer names pages. */
+function mirrorPath(root: string, file: string): string {
+  return path.relative(realpathSync(root), file).split(path.sep).join('/');
 }

@@ -66,7 +66,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     engine = startEngineHost({
       dataDir: opts.dataDir,
       exporters: opts.exporters ?? {},
-      shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS },
+      shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS, frameLocation: mirror.frameLocation },
       downloadBase: `/${TOKEN_SEGMENT}/${token}/${DOWNLOAD_SEGMENT}/`,
       ...(opts.progressIntervalMs !== undefined && { progressIntervalMs: opts.progressIntervalMs }),
     });
@@ -79,7 +79,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const port = (server.address() as AddressInfo).port;
   appOrigin = `http://127.0.0.1:${port}`;
   const pageHeaders = {
-    'Content-Security-Policy': appCsp(mirror.origin),
+    'Content-Security-Policy': appCsp(mirror.frameSource),
     // The token is in the URL: never send it on as a referrer.
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',

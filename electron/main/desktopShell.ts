@@ -5,9 +5,10 @@ import { ARCHIVE_VIEWER_BASE } from './protocols.js';
 
 const EXTENSIONS = { wacz: ['wacz'], warc: ['gz'], zip: ['zip'], bagit: [] as string[] };
 
-/** Native dialogs and the desktop's file manager and default browser. */
-export function desktopShell(win: () => BrowserWindow | null): HostShell {
+/** Native dialogs and the desktop's file manager and default browser; `frameLocation` from the main process's view of the viewer frame. */
+export function desktopShell(win: () => BrowserWindow | null, frameLocation: (jobId: string) => string | null): HostShell {
   return {
+    frameLocation: (jobId) => frameLocation(jobId),
     host: 'electron',
     viewerBase: ARCHIVE_VIEWER_BASE,
     async chooseFolder(title) {

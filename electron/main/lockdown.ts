@@ -1,9 +1,11 @@
 import { app, session, type BrowserWindow } from 'electron';
+import { sealContents } from './contentsPolicy.js';
 import { APP_ORIGIN } from './senderCheck.js';
 
 /**
  * The app needs no network: every http(s) and websocket request of the session is cancelled, so
- * neither the UI nor an archived page can reach the internet. No permission is ever granted.
+ * neither the UI nor an archived page can reach the internet. No permission is ever granted (media
+ * and WebRTC's device access included).
  */
 export function lockDownSession(): void {
   const ses = session.defaultSession;
@@ -12,12 +14,9 @@ export function lockDownSession(): void {
   ses.setPermissionCheckHandler(() => false);
 }
 
-/** No new windows from anywhere; the main window never leaves the app's origin; no webviews. */
+/** No new windows from anywhere; the main window never leaves the app's origin; no webviews; no WebRTC traffic. */
 export function lockDownWindows(): void {
-  app.on('web-contents-created', (_e, contents) => {
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-    contents.on('will-attach-webview', (e) => e.preventDefault());
-  });
+  app.on('web-contents-created', (_e, contents) => sealContents(contents));
 }
 
 export function keepOnAppOrigin(win: BrowserWindow): void {

@@ -1,13 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, webFrameMain } from 'electron';
 import { startEngineHost, type EngineHost } from '../host/engineHost.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { desktopShell } from './desktopShell.js';
 import { wireIpc } from './ipc.js';
 import { keepOnAppOrigin, lockDownSession, lockDownWindows } from './lockdown.js';
 import { installMenu } from './menu.js';
-import { handleSchemes, registerSchemes } from './protocols.js';
+import { ARCHIVE_SCHEME, handleSchemes, registerSchemes } from './protocols.js';
 import { APP_ORIGIN } from './senderCheck.js';
+import { ViewerFrames } from './viewerFrames.js';
 
 /** Electron's main process: windows, menus, dialogs and the engine host; the renderer talks to it only through the preload's API. */
 const RENDERER_DIR = fileURLToPath(new URL('../../renderer/', import.meta.url));
@@ -16,6 +17,7 @@ const PRELOAD = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url)
 let mainWindow: BrowserWindow | null = null;
 let host: EngineHost | null = null;
 let shutDown = false;
+const viewerFrames = new ViewerFrames(ARCHIVE_SCHEME);
 
 registerSchemes();
 lockDownWindows();
@@ -45,6 +47,11 @@ function createWindow(): BrowserWindow {
     },
   });
   keepOnAppOrigin(win);
+  // The viewer's address comes from here, not from what the archived page says (see viewerFrames.ts).
+  win.webContents.on('did-frame-navigate', (_e, url, _code, _status, isMainFrame, processId, routingId) => {
+    const frame = isMainFrame ? undefined : webFrameMain.fromId(processId, routingId);
+    if (frame && frame.parent?.frameTreeNodeId === win.webContents.mainFrame.frameTreeNodeId) viewerFrames.navigated(url);
+  });
   win.once('ready-to-show', () => win.show());
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -56,7 +63,7 @@ function createWindow(): BrowserWindow {
 app.whenReady().then(() => {
   lockDownSession();
   installMenu();
-  const engine = startEngineHost({ dataDir: app.getPath('userData'), exporters: EXPORTERS, shell: desktopShell(() => mainWindow) });
+  const engine = startEngineHost({ dataDir: app.getPath('userData'), exporters: EXPORTERS, shell: desktopShell(() => mainWindow, (jobId) => viewerFrames.locate(jobId)) });
   host = engine;
   handleSchemes(RENDERER_DIR, (jobId) => {
     try {

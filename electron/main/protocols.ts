@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { protocol } from 'electron';
+import { JOB_PLACEHOLDER } from '../../shared/frameLocation.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
 import { archivedHtml, isHtml, mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
 import { APP_SCHEME } from './senderCheck.js';
@@ -9,7 +10,7 @@ import { appCsp } from '../host/appCsp.js';
 
 export const ARCHIVE_SCHEME = 'harvest-archive';
 /** AppInfo.viewerBase in the desktop app: `harvest-archive://<jobId>/<localPath>`, one origin per job. */
-export const ARCHIVE_VIEWER_BASE = `${ARCHIVE_SCHEME}://`;
+export const ARCHIVE_VIEWER_BASE = `${ARCHIVE_SCHEME}://${JOB_PLACEHOLDER}/`;
 
 /** The renderer's policy: its own code only, archives only in frames, no network at all. */
 const APP_CSP = appCsp(`${ARCHIVE_SCHEME}:`);
@@ -37,10 +38,13 @@ export function registerSchemes(): void {
   ]);
 }
 
-/** With `reportLocation`, HTML pages get the viewer's location script (the file itself is untouched). */
-function fileResponse(file: string, csp: string, reportLocation = false): Response {
+/**
+ * With `archivedPage`, HTML pages get the viewer's script (the file itself is untouched); here it
+ * carries no token: the main process sees the viewer frame's navigations itself (viewerFrames.ts).
+ */
+function fileResponse(file: string, csp: string, archivedPage = false): Response {
   const type = mimeTypeOf(file);
-  const html = reportLocation && isHtml(type) ? archivedHtml(file) : null;
+  const html = archivedPage && isHtml(type) ? archivedHtml(file, null) : null;
   const body = html ?? (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>);
   return new Response(body, {
     headers: {
@@ -73,6 +77,8 @@ export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string)
     return file === null ? notFound() : fileResponse(file, APP_CSP);
   });
   protocol.handle(ARCHIVE_SCHEME, (req) => {
+    // The scheme has no service-worker privilege; refused here too, as on the web host.
+    if (req.headers.has('service-worker')) return new Response('service workers are not allowed', { status: 403 });
     const url = new URL(req.url);
     const dir = archiveDirOf(url.host);
     const segments = segmentsOf(url);

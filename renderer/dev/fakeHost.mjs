@@ -78,7 +78,14 @@ const handlers = {
   },
   'jobs.update': (a) => { const j = jobs.get(a.id); if (!j) return fail('not-found', 'no such job'); j.job = { ...j.job, ...a.job }; push({ type: 'job', job: j }); return ok(j); },
   'jobs.duplicate': (a) => { const src = jobs.get(a.id); const id = `${a.id}-copy${jobs.size}`; const j = { ...job(id, `${src.job.name} (copy)`, src.job.seeds[0], 'new', null), job: { ...src.job, name: `${src.job.name} (copy)` } }; jobs.set(id, j); push({ type: 'job', job: j }); return ok(j); },
-  'jobs.delete': (a) => { jobs.delete(a.id); push({ type: 'job-deleted', id: a.id }); return ok(null); },
+  'jobs.delete': (a) => {
+    const archiveDir = jobs.get(a.id)?.archiveDir ?? '';
+    jobs.delete(a.id);
+    push({ type: 'job-deleted', id: a.id });
+    return ok({ archiveDir, kept: !a.deleteArchive, removed: a.deleteArchive ? ['catalogue.sqlite', 'mirror', 'warc'] : [], leftBehind: [], folderRemoved: a.deleteArchive, refused: null });
+  },
+  // Where the viewer frame is: the fake archive names its page in the token (a real host issues one-time tokens).
+  'archives.frameLocation': (a) => ok({ localPath: a.token ? Buffer.from(a.token, 'base64url').toString('utf8') : null }),
   'jobs.start': (a) => setStatus(a.id, 'running'),
   'jobs.pause': (a) => { setTimeout(() => setStatus(a.id, 'paused'), 800); return setStatus(a.id, 'pausing'); },
   'jobs.resume': (a) => setStatus(a.id, 'running'),
@@ -156,5 +163,5 @@ createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Page ${n}</title>
 <body style="font-family:Georgia,serif;margin:40px"><h1>Archived page ${n}</h1><p>Served from ${path}</p>
 <p><a href="${jobPrefix}/section-${(n + 1) % 97}/page-${n + 1}.html">Next page</a></p>
-<script>parent.postMessage({ type: 'harvest:location', href: location.href }, '*')</script></body>`);
+<script>top.postMessage({ type: 'harvest:location', token: '${Buffer.from(path.split('/').slice(3).join('/')).toString('base64url')}' }, '*')</script></body>`);
 }).listen(viewerPort, '127.0.0.1');

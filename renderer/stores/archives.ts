@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ArchiveSummary } from '../../shared/contract.js';
+import type { ArchiveSummary, DeleteReport, JobSummary } from '../../shared/contract.js';
 import type { DublinCore } from '../../shared/metadata.js';
 import { command, commandValue } from './command.js';
 
@@ -8,8 +8,10 @@ interface ArchivesState {
   loaded: boolean;
   load(): Promise<void>;
   removeLocal(jobId: string): void;
-  /** Deletes the job and its archive folder. */
-  remove(jobId: string): Promise<boolean>;
+  /** Deletes the job; with deleteArchive, also what Harvest made in its folder. Null after a failure (already reported). */
+  remove(jobId: string, deleteArchive: boolean): Promise<DeleteReport | null>;
+  /** Adds an archive folder on disk to the library. */
+  open(archiveDir: string): Promise<JobSummary | null>;
   reveal(jobId: string): Promise<string | null>;
   openInBrowser(jobId: string): Promise<string | null>;
   getMetadata(jobId: string): Promise<DublinCore | null>;
@@ -24,10 +26,16 @@ export const useArchives = create<ArchivesState>()((set, get) => ({
     if (list) set({ list, loaded: true });
   },
   removeLocal: (jobId) => set((s) => ({ list: s.list.filter((a) => a.jobId !== jobId) })),
-  remove: async (jobId) => {
-    const reply = await command('jobs.delete', { id: jobId, deleteArchive: true });
-    if (reply.ok) get().removeLocal(jobId);
-    return reply.ok;
+  remove: async (jobId, deleteArchive) => {
+    const reply = await command('jobs.delete', { id: jobId, deleteArchive });
+    if (!reply.ok) return null;
+    get().removeLocal(jobId);
+    return reply.value;
+  },
+  open: async (archiveDir) => {
+    const job = await commandValue('archives.open', { archiveDir });
+    if (job) await get().load();
+    return job;
   },
   reveal: async (jobId) => (await commandValue('archives.reveal', { id: jobId }))?.path ?? null,
   openInBrowser: async (jobId) => (await commandValue('archives.openInBrowser', { id: jobId }))?.path ?? null,

@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { JobStatus, JobSummary, Reply } from '../../shared/contract.js';
+import { deletionSummary } from '../lib/deletion.js';
 import { command, commandValue } from './command.js';
+import { useToasts } from './toasts.js';
 
 interface JobsState {
   byId: Record<string, JobSummary>;
@@ -79,8 +81,12 @@ export const useJobs = create<JobsState>()((set, get) => {
       return job;
     },
     remove: async (id, deleteArchive) => {
+      const name = get().byId[id]?.job.name ?? id;
       const reply = await command('jobs.delete', { id, deleteArchive });
-      if (reply.ok) get().removeLocal(id);
+      if (reply.ok) {
+        get().removeLocal(id);
+        useToasts.getState().push('info', deletionSummary(name, reply.value));
+      }
       return reply.ok;
     },
     start: (id) => runCommand('jobs.start', id),

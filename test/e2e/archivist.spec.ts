@@ -133,9 +133,8 @@ test('an archivist crawls the bench site, watches it, browses the copy and expor
     await link.click();
     await expect(urlBar).not.toHaveValue(startValue);
     const followed = page.frames().find((f) => f !== page.mainFrame())!;
-    const info = await api<{ viewerBase: string }>('app.info');
-    if (!info.ok) throw new Error(info.error.message);
-    const localPath = decodeURIComponent(followed.url().slice(`${info.value.viewerBase}${jobId}/`.length));
+    // The frame is on the job's own origin: http://127.0.0.1:<port>/<token>/<localPath>.
+    const localPath = decodeURIComponent(new URL(followed.url()).pathname.split('/').slice(2).join('/'));
     const row = await api<PageRow | null>('archives.lookup', { id: jobId, localPath });
     if (!row.ok || !row.value) throw new Error(`no page at ${localPath}`);
     await expect(urlBar).toHaveValue(row.value.url);

@@ -1,4 +1,5 @@
 import type { AppInfo, JobSummary } from '../../shared/contract.js';
+import { archiveBase } from '../../shared/frameLocation.js';
 import { expect, test } from './fixtures.js';
 
 test('the app page loads and app.info answers through the HTTP API, all on 127.0.0.1', async ({ page, harvest, api, offsiteRequests }) => {
@@ -12,14 +13,14 @@ test('the app page loads and app.info answers through the HTTP API, all on 127.0
   if (!info.ok) return;
   expect(info.value.host).toBe('web');
   expect(info.value.dataDir).toBe(harvest.dataDir);
-  expect(new URL(info.value.viewerBase).hostname).toBe('127.0.0.1');
+  expect(new URL(archiveBase(info.value.viewerBase, 'j1')).hostname).toBe('127.0.0.1');
 
   const ping = await api<{ sentAtMs: number }>('app.ping', { sentAtMs: 42 });
   expect(ping).toEqual({ ok: true, value: { sentAtMs: 42 } });
   expect(offsiteRequests).toEqual([]);
 });
 
-test('an archived page is served offline from the viewer listener and cannot reach the internet', async ({ page, site, api, offsiteRequests }) => {
+test('an archived page is served offline from the viewer listener, in a frame only, and cannot reach the internet', async ({ page, harvest, site, api, offsiteRequests }) => {
   const created = await api<{ id: string }>('jobs.create', { job: { name: 'E2E site', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } });
   expect(created.ok).toBe(true);
   if (!created.ok) return;
@@ -33,11 +34,31 @@ test('an archived page is served offline from the viewer listener and cannot rea
     .toBe('finished');
   const info = await api<AppInfo>('app.info');
   if (!info.ok) throw new Error(info.error.message);
-  const res = await page.goto(`${info.value.viewerBase}${id}/index.html`);
-  expect(res!.status()).toBe(200);
-  expect(res!.headers()['content-security-policy']).toContain(`connect-src ${info.value.viewerBase}${id}/`);
+  const base = archiveBase(info.value.viewerBase, id);
+  // A top-level tab gets no archived page (it could navigate anywhere).
+  expect((await page.goto(`${base}index.html`))!.status()).toBe(403);
+  await page.goto(harvest.url);
+  const served = page.waitForResponse((r) => r.url().endsWith('/index.html') && r.status() === 200);
+  await page.evaluate(
+    (src) =>
+      new Promise<void>((resolve) => {
+        const f = document.createElement('iframe');
+        f.name = 'archived';
+        f.sandbox.value = 'allow-scripts allow-same-origin';
+        f.onload = () => resolve();
+        f.src = src;
+        document.body.append(f);
+      }),
+    `${base}index.html`,
+  );
+  const res = await served;
+  const frame = page.frame({ name: 'archived' })!;
+  // The job's own origin: a loopback port of its own, not the entry listener's.
+  const own = new URL(frame.url());
+  expect(own.port).not.toBe(new URL(base).port);
+  expect(res.headers()['content-security-policy']).toContain(`connect-src ${own.origin}/`);
   // A script in an archived page trying the network is stopped by the archive's CSP.
-  const escaped = await page.evaluate(async () => {
+  const escaped = await frame.evaluate(async () => {
     try {
       await fetch('http://127.0.0.1:9/');
       return true;

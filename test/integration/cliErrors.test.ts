@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -62,6 +62,16 @@ describe('harvest command line: bad input', () => {
     const first = harvest('crawl', `${site.origin}/`, '--out', dir, '--quiet', '--max-pages', '3');
     assert.equal(first.status, 0, first.stderr);
     assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', dir), /already holds an archive/);
+  });
+
+  it("refuses a folder of the user's own files as --out, and leaves it as it was", () => {
+    const dir = path.join(work, 'thesis');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'chapter1.docx'), 'draft');
+    const r = harvest('crawl', `${site.origin}/`, '--out', dir, '--max-pages', '1');
+    assertOneLineError(r, /is not empty and is not a Harvest archive \(it holds 'chapter1\.docx'\)/);
+    assert.equal(r.status, 2);
+    assert.deepEqual(readdirSync(dir), ['chapter1.docx']);
   });
 
   it('refuses an archive already opened by another process', async () => {

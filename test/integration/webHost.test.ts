@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AppInfo, HostEvent, JobSummary, Reply } from '../../shared/contract.js';
-import { FRAME_SCRIPT } from '../../shared/frameLocation.js';
+import { archiveBase, viewerScript } from '../../shared/frameLocation.js';
 import { startWebHost, type WebHost } from '../../electron/host/webHost.js';
 
 /** A raw request, so headers fetch won't let us forge (Host) can be sent. */
 function rawGet(url: string, headers: Record<string, string>): Promise<number> {
+  const u = new URL(url);
   return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
+    request({ host: '127.0.0.1', port: u.port, path: u.pathname, headers: { Host: u.host, ...headers } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     })
@@ -61,7 +62,7 @@ describe('harvest serve web host', () => {
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
     const csp = page.headers.get('content-security-policy') ?? '';
     assert.match(csp, /script-src 'self'/);
-    assert.match(csp, new RegExp(`frame-src ${new URL(web.viewerBase).origin}`));
+    assert.match(csp, /frame-src http:\/\/127\.0\.0\.1:\*(;|$)/);
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.equal((await fetch(`${web.url}app.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
     const origin = new URL(web.url).origin;
@@ -112,37 +113,77 @@ describe('harvest serve web host', () => {
     assert.equal(event.type === 'job' && event.job.id, dup.value.id);
   });
 
-  it("serves a job's mirror from the viewer listener, with MIME types and a CSP confined to that job", async () => {
-    const base = `${web.viewerBase}${job.id}/`;
+  it("serves a job's mirror on an origin of its own, with MIME types and a CSP confined to that job", async () => {
+    const entry = await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' });
+    assert.equal(entry.status, 307);
+    const base = entry.headers.get('location')!;
+    const own = new URL(base);
+    assert.equal(own.hostname, '127.0.0.1');
+    assert.notEqual(own.port, new URL(web.viewerBase).port, "a port of the job's own");
+    const other = await api<JobSummary>('jobs.duplicate', { id: job.id });
+    assert.ok(other.ok);
+    const otherBase = (await fetch(archiveBase(web.viewerBase, other.value.id), { redirect: 'manual' })).headers.get('location')!;
+    assert.notEqual(new URL(otherBase).origin, own.origin, 'another job, another origin');
+    assert.equal((await fetch(`${archiveBase(web.viewerBase, job.id)}css/site.css?v=2`, { redirect: 'manual' })).headers.get('location'), `${base}css/site.css?v=2`);
     const home = await fetch(base);
     assert.equal(home.status, 200);
-    // HTML pages report their location to the viewer; the file on disk stays as harvested.
+    // HTML pages get the viewer's script; the file on disk stays as harvested.
     const body = await home.text();
-    assert.equal(body, `<!doctype html><script>${FRAME_SCRIPT}</script><title>Home</title>`);
+    assert.equal(body, `<!doctype html><script>${viewerScript(null)}</script><title>Home</title>`);
     assert.equal(home.headers.get('content-length'), String(Buffer.byteLength(body)));
     assert.equal(readFileSync(path.join(job.archiveDir, 'mirror', 'index.html'), 'utf8'), '<!doctype html><title>Home</title>');
     const csp = home.headers.get('content-security-policy') ?? '';
     assert.match(csp, new RegExp(`default-src ${base} data: blob:`));
     assert.match(csp, new RegExp(`connect-src ${base}(;|$)`));
     assert.match(csp, /sandbox allow-scripts allow-same-origin/);
+    assert.match(csp, /webrtc 'block'/);
     assert.match(csp, new RegExp(`frame-ancestors ${new URL(web.url).origin}`));
+    assert.match(home.headers.get('permissions-policy') ?? '', /camera=\(\), microphone=\(\)/);
+    assert.equal(home.headers.get('service-worker-allowed'), null);
     const css = await fetch(`${base}css/site.css`);
     assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
     assert.doesNotMatch(await css.text(), /postMessage/);
     assert.equal((await fetch(`${base}logo.png`)).headers.get('content-type'), 'image/png');
   });
 
-  it('refuses paths out of the mirror, symlinks out of it, other tokens and unknown jobs', async () => {
-    const base = `${web.viewerBase}${job.id}/`;
+  it('refuses service-worker scripts and top-level tabs', async () => {
+    const base = archiveBase(web.viewerBase, job.id);
+    const sw = await fetch(`${base}index.html`, { headers: { 'Service-Worker': 'script' } });
+    assert.equal(sw.status, 403);
+    assert.doesNotMatch(await sw.text(), /Home/);
+    const tab = await fetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate' } });
+    assert.equal(tab.status, 403);
+    assert.match(await tab.text(), /only inside Harvest's viewer/);
+  });
+
+  it("tells the viewer where its frame is only from the token of a frame's own document", async () => {
+    const base = archiveBase(web.viewerBase, job.id);
+    const framed = await (await fetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'iframe', 'Sec-Fetch-Mode': 'navigate' } })).text();
+    const token = /token:'([A-Za-z0-9_-]+)'/.exec(framed)?.[1];
+    assert.ok(token, framed);
+    // What a page's own fetch gets carries no token, so it can't borrow another page's.
+    assert.doesNotMatch(await (await fetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'empty' } })).text(), /token:/);
+    const other = await api<JobSummary>('jobs.duplicate', { id: job.id });
+    assert.ok(other.ok);
+    assert.deepEqual(await api('archives.frameLocation', { id: other.value.id, token }), { ok: true, value: { localPath: null } }, "another job's frame");
+    assert.deepEqual(await api('archives.frameLocation', { id: job.id, token: 'forged' }), { ok: true, value: { localPath: null } });
+    assert.deepEqual(await api('archives.frameLocation', { id: job.id }), { ok: true, value: { localPath: null } });
+    assert.deepEqual(await api('archives.frameLocation', { id: job.id, token }), { ok: true, value: { localPath: 'index.html' } });
+    assert.deepEqual(await api('archives.frameLocation', { id: job.id, token }), { ok: true, value: { localPath: null } }, 'once only');
+  });
+
+  it('refuses paths out of the mirror, symlinks out of it, other tokens, unknown jobs and other host names', async () => {
+    const base = (await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' })).headers.get('location')!;
     assert.equal((await fetch(`${base}%2e%2e/catalogue.sqlite`)).status, 404);
     assert.equal((await fetch(`${base}css%2F..%2F..%2Fcatalogue.sqlite`)).status, 404);
     assert.equal((await fetch(`${base}link.txt`)).status, 404);
     assert.equal((await fetch(`${base}missing.html`)).status, 404);
-    const origin = new URL(web.viewerBase).origin;
-    assert.equal((await fetch(`${origin}/${'y'.repeat(32)}/${job.id}/index.html`)).status, 404);
-    assert.equal((await fetch(`${web.viewerBase}no-such-job/index.html`)).status, 404);
+    const origin = new URL(base).origin;
+    assert.equal((await fetch(`${origin}/${'y'.repeat(32)}/index.html`)).status, 404);
+    assert.equal((await fetch(`${archiveBase(web.viewerBase, 'no-such-job')}index.html`)).status, 404);
     assert.equal((await fetch(`${base}index.html`, { method: 'POST' })).status, 405);
     assert.equal(await rawGet(`${base}index.html`, { Host: 'evil.example' }), 403);
+    assert.equal(await rawGet(`${archiveBase(web.viewerBase, job.id)}index.html`, { Host: 'evil.example' }), 403);
   });
 });
 

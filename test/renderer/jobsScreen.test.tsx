@@ -148,7 +148,7 @@ describe('progress', () => {
 describe('jobs screen', () => {
   beforeEach(() => {
     resetStores();
-    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }), 'jobs.delete': () => ok(null), 'app.info': () => ok(appInfo()) }));
+    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }), 'jobs.delete': (a) => ok({ archiveDir: '/data/x', kept: !a.deleteArchive, removed: [], leftBehind: [], folderRemoved: a.deleteArchive, refused: null }), 'app.info': () => ok(appInfo()) }));
   });
   afterEach(cleanup);
 

@@ -8,7 +8,7 @@ import { Library } from '../../renderer/features/Library/index.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
-import type { ArchiveSummary, ExportStatus } from '../../shared/contract.js';
+import type { ArchiveSummary, ExportStatus, JobSummary } from '../../shared/contract.js';
 import type { DublinCore } from '../../shared/metadata.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';
@@ -44,12 +44,21 @@ const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
 describe('library', () => {
   let api: FakeApi;
   let exportArgs: unknown;
+  let listed: ArchiveSummary[] = [];
   beforeEach(() => {
+    listed = [];
     resetStores();
     useApp.setState({ info: appInfo('web') });
     const running: ExportStatus = { exportId: 'x1', jobId: 'a', format: 'bagit', outPath: '/out/a-bag', state: 'running', progress: { phase: 'hashing', doneBytes: 0, totalBytes: 100 }, result: null, error: null };
     api = fakeApi({
-      'jobs.delete': () => ok(null),
+      'jobs.delete': (a) =>
+        ok(
+          a.deleteArchive
+            ? { archiveDir: `/data/${a.id}`, kept: false, removed: ['catalogue.sqlite', 'mirror'], leftBehind: ['notes.txt'], folderRemoved: false, refused: null }
+            : { archiveDir: `/data/${a.id}`, kept: true, removed: [], leftBehind: [], folderRemoved: false, refused: null },
+        ),
+      'archives.open': (a) => (a.archiveDir === '/data/b' ? ok({ id: 'b2', job: { name: 'Archive b' }, archiveDir: '/data/b' } as unknown as JobSummary) : { ok: false, error: { code: 'invalid-args', message: `${a.archiveDir} is not a Harvest archive` } }),
+      'archives.list': () => ok(listed),
       'archives.reveal': () => ok({ path: '/data/a' }),
       'archives.export': (a) => ((exportArgs = a), ok(running)),
       'exports.cancel': () => ok({ ...running, state: 'cancelled' }),
@@ -67,7 +76,29 @@ describe('library', () => {
     assert.match(screen.getByTestId('library-empty').textContent ?? '', /Jobs screen/);
   });
 
-  it('lists archives, opens one in the viewer, shows its folder on the web host and deletes after confirmation', async () => {
+  it('deletes a job keeping its folder by default, says where it is, and opens it again', async () => {
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[1]!).getByTestId('archive-delete'));
+    assert.equal((screen.getByTestId('archive-delete-keep') as HTMLInputElement).checked, true, 'keeping is the default');
+    assert.equal(screen.getByTestId('archive-delete-confirm-ok').textContent, 'Delete job, keep folder');
+    await act(async () => fireEvent.click(screen.getByTestId('archive-delete-confirm-ok')));
+    assert.deepEqual(api.callsTo('jobs.delete'), [{ id: 'b', deleteArchive: false }]);
+    assert.match(screen.getByTestId('delete-report-text').textContent ?? '', /kept at \/data\/b; Open archive… in the Library adds it back/);
+
+    fireEvent.click(screen.getByTestId('library-open'));
+    fireEvent.change(screen.getByTestId('library-open-path'), { target: { value: ' /data/nothing ' } });
+    await act(async () => fireEvent.click(screen.getByTestId('library-open-add')));
+    assert.deepEqual(api.callsTo('archives.open'), [{ archiveDir: '/data/nothing' }]);
+    assert.ok(screen.getByTestId('library-open-form'), 'the form stays to correct the path');
+    listed = [archive('a'), { ...archive('b'), jobId: 'b2' }];
+    fireEvent.change(screen.getByTestId('library-open-path'), { target: { value: '/data/b' } });
+    await act(async () => fireEvent.click(screen.getByTestId('library-open-add')));
+    await settle();
+    assert.deepEqual(screen.getAllByTestId('archive-row').map((r) => r.getAttribute('data-job-id')), ['a', 'b2']);
+    assert.equal(screen.queryByTestId('library-open-form'), null);
+  });
+
+  it('lists archives, opens one in the viewer, shows its folder on the web host and deletes the archive after confirmation', async () => {
     render(<Library />);
     const rows = screen.getAllByTestId('archive-row');
     assert.equal(rows.length, 2);
@@ -78,9 +109,12 @@ describe('library', () => {
     await act(async () => fireEvent.click(within(rows[0]!).getByTestId('archive-reveal')));
     assert.equal(screen.getByTestId('archive-path').textContent, 'Folder: /data/a');
     fireEvent.click(within(rows[1]!).getByTestId('archive-delete'));
+    fireEvent.click(screen.getByTestId('archive-delete-files'));
+    assert.equal(screen.getByTestId('archive-delete-confirm-ok').textContent, 'Delete job and archive');
     await act(async () => fireEvent.click(screen.getByTestId('archive-delete-confirm-ok')));
     assert.deepEqual(api.callsTo('jobs.delete'), [{ id: 'b', deleteArchive: true }]);
     assert.equal(screen.getAllByTestId('archive-row').length, 1);
+    assert.match(screen.getByTestId('delete-report-text').textContent ?? '', /the folder \/data\/b stays\. Left there because Harvest did not make it: notes\.txt/);
   });
 
   it('runs an export: choices, progress from events, cancel', async () => {

@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { setApi } from '../../renderer/api/index.js';
 import { Viewer } from '../../renderer/features/Viewer/index.js';
 import { LOCATION_MESSAGE } from '../../shared/frameLocation.js';
-import { localPathFromMessage, viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
+import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
 import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
@@ -35,13 +35,9 @@ describe('viewer history', () => {
 });
 
 describe('frame location', () => {
-  it('builds encoded viewer URLs and reads location reports of this archive only', () => {
+  it('builds encoded viewer URLs, one origin per job', () => {
     assert.equal(viewerUrl(BASE, 'j1', 'a b/c#.html'), `${BASE}j1/a%20b/c%23.html`);
-    assert.equal(localPathFromMessage({ type: LOCATION_MESSAGE, href: `${BASE}j1/a%20b/c.html?x#y` }, BASE, 'j1'), 'a b/c.html');
-    assert.equal(localPathFromMessage({ type: LOCATION_MESSAGE, href: `${BASE}j1/` }, BASE, 'j1'), 'index.html');
-    assert.equal(localPathFromMessage({ type: LOCATION_MESSAGE, href: `${BASE}j2/c.html` }, BASE, 'j1'), null);
-    assert.equal(localPathFromMessage({ type: 'other', href: `${BASE}j1/c.html` }, BASE, 'j1'), null);
-    assert.equal(localPathFromMessage('nope', BASE, 'j1'), null);
+    assert.equal(viewerUrl('http://{job}.localhost:9/t/', 'j1', 'a b/c.html'), 'http://j1.localhost:9/t/a%20b/c.html');
   });
 });
 
@@ -54,6 +50,8 @@ describe('viewer screen', () => {
       'archives.lookup': (a) => ok(a.localPath.endsWith('.html') ? page(a.localPath) : null),
       'archives.pages': (a) => ok({ total: a.search ? 1 : 2, rows: a.search ? [page('about.html')] : [page('index.html'), page('about.html')] }),
       'archives.openInBrowser': () => ok({ path: '/data/a/mirror/index.html' }),
+      // The host knows where the frame went from the token its document reported.
+      'archives.frameLocation': (a) => ok({ localPath: a.token === 'tok-item' ? 'news/item.html' : null }),
     });
     setApi(api);
   });
@@ -91,15 +89,19 @@ describe('viewer screen', () => {
     assert.equal(urlBar(), 'https://site.test/about.html');
   });
 
-  it('follows navigation inside the frame from its location reports', async () => {
+  it('follows navigation inside the frame from where the host saw it go, not from what the page says', async () => {
     useNav.getState().openViewer('j1');
     render(<Viewer />);
     await settle();
     fireEvent.load(frame());
-    await act(async () => {
-      window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, href: `${BASE}j1/news/item.html` }, source: frame().contentWindow }));
-    });
+    const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, source: frame().contentWindow }));
+    await act(async () => post({ type: LOCATION_MESSAGE, token: 'tok-item' }));
     fireEvent.load(frame());
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/news/item.html');
+    assert.deepEqual(api.callsTo('archives.frameLocation'), [{ id: 'j1', token: 'tok-item' }]);
+    // A forged report, with an address or a made-up token, changes nothing.
+    await act(async () => post({ type: LOCATION_MESSAGE, href: `${BASE}j1/about.html`, token: 'made-up' }));
     await settle();
     assert.equal(urlBar(), 'https://site.test/news/item.html');
     fireEvent.click(screen.getByTestId('viewer-back'));

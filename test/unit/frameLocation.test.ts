@@ -1,13 +1,33 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FRAME_SCRIPT, LOCATION_SCRIPT, withLocationScript } from '../../shared/frameLocation.js';
+import { archiveBase, locationToken, viewerScript, withViewerScript } from '../../shared/frameLocation.js';
 
-const TAG = `<script>${FRAME_SCRIPT}</script>`;
-const insert = (html: string | Buffer) => Buffer.from(withLocationScript(Buffer.from(html))).toString('latin1');
+const TAG = `<script>${viewerScript(null)}</script>`;
+const insert = (html: string | Buffer) => Buffer.from(withViewerScript(Buffer.from(html), null)).toString('latin1');
+const withLocationScript = (html: Buffer) => withViewerScript(html, null);
 
-describe('withLocationScript', () => {
-  it('posts the location message to the parent', () => {
-    assert.equal(LOCATION_SCRIPT, "parent.postMessage({type:'harvest:location',href:location.href},'*')");
+describe('viewer script', () => {
+  it("tells the app window it loaded, with its document's token and nothing the page could forge", () => {
+    assert.match(viewerScript('tok_1-2'), /top\.postMessage\(\{type:'harvest:location',token:'tok_1-2'\},'\*'\)/);
+    assert.match(viewerScript(null), /top\.postMessage\(\{type:'harvest:location'\},'\*'\)/);
+    assert.doesNotMatch(viewerScript(null), /type:'harvest:location'[^}]*href/);
+    assert.match(viewerScript(null), /harvest:missing/);
+    assert.match(viewerScript(null), /delete window\[n\]/);
+    assert.match(viewerScript(null), /'RTCPeerConnection','webkitRTCPeerConnection'/);
+  });
+
+  it('reads the token of a location message, and nothing else', () => {
+    assert.equal(locationToken({ type: 'harvest:location', token: 'abc_-9' }), 'abc_-9');
+    assert.equal(locationToken({ type: 'harvest:location' }), '');
+    assert.equal(locationToken({ type: 'harvest:location', token: "x'+alert(1)+'" }), '');
+    assert.equal(locationToken({ type: 'other', token: 'abc' }), null);
+    assert.equal(locationToken('harvest:location'), null);
+  });
+
+  it("fills a job's id into the viewer base: one origin per job", () => {
+    assert.equal(archiveBase('harvest-archive://{job}/', 'J1'), 'harvest-archive://J1/');
+    assert.equal(archiveBase('http://{job}.localhost:81/t0k/', 'j1'), 'http://j1.localhost:81/t0k/');
+    assert.equal(archiveBase('http://127.0.0.1:81/v/', 'j 1'), 'http://127.0.0.1:81/v/j%201/');
   });
 
   it('goes right after <head>, whatever its case or attributes', () => {

@@ -2,15 +2,12 @@ import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFi
 import path from 'node:path';
 import { HARVEST_VERSION, parseJob, type Job } from '../../../shared/job.js';
 import type { CrawlState } from '../../../shared/crawl.js';
+import { CATALOGUE_FILE, MIRROR_DIR, newArchiveFolderProblem, TMP_DIR, WARC_DIR, WRITE_PROBE_PREFIX } from './archiveFolder.js';
 import { Catalogue } from './catalogue.js';
 import { Mirror } from './mirror.js';
 
-export const CATALOGUE_FILE = 'catalogue.sqlite';
-export const MIRROR_DIR = 'mirror';
-/** WARC files recorded during the crawl. */
-export const WARC_DIR = 'warc';
-/** Files being written, renamed into the mirror when complete. */
-export const TMP_DIR = '.partial';
+/** The catalogue, the offline copy, the WARC files, and the partial writes renamed into the mirror when complete. */
+export { CATALOGUE_FILE, MIRROR_DIR, TMP_DIR, WARC_DIR } from './archiveFolder.js';
 
 /** Input the user can fix: bad folder, wrong archive, and the like. The CLI prints it as one line. */
 export class ArchiveUsageError extends Error {
@@ -29,9 +26,14 @@ export class Archive {
     readonly job: Job,
   ) {}
 
-  /** Starts a new archive in `dir` (created if missing; must not already hold an archive). */
+  /**
+   * Starts a new archive in `dir`: created if missing, else it must be empty or an archive folder
+   * whose creation was interrupted; never a system or home folder (see archiveFolder.ts).
+   */
   static create(dir: string, job: Job): Archive {
     const abs = path.resolve(dir);
+    const problem = newArchiveFolderProblem(abs);
+    if (problem) throw new ArchiveUsageError(problem);
     ensureWritableDir(abs);
     const file = path.join(abs, CATALOGUE_FILE);
     const catalogue = Catalogue.open(file);
@@ -91,7 +93,7 @@ function ensureWritableDir(abs: string): void {
   }
   if (!statSync(abs).isDirectory()) throw new ArchiveUsageError(`${abs} is not a folder`);
   // access() says yes to root on a read-only mount, so also prove a write.
-  const probe = path.join(abs, `.harvest-write-test-${process.pid}`);
+  const probe = path.join(abs, `${WRITE_PROBE_PREFIX}${process.pid}`);
   try {
     accessSync(abs, constants.W_OK);
     writeFileSync(probe, '');

@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import type { ArchiveSummary } from '../../../shared/contract.js';
+import type { ArchiveSummary, DeleteReport } from '../../../shared/contract.js';
 import { formatBytes, formatCount, formatDate } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
-import { Confirm } from '../Confirm/index.js';
 import { ExportDialog } from '../ExportDialog/index.js';
 import { MetadataEditor } from '../MetadataEditor/index.js';
+import { DeleteArchiveDialog } from './DeleteArchiveDialog.js';
+import { DeleteReportNotice } from './DeleteReportNotice.js';
+import { OpenArchive } from './OpenArchive.js';
 
 type Dialog = { kind: 'delete' | 'export' | 'metadata'; archive: ArchiveSummary } | null;
 
@@ -21,6 +23,14 @@ export function Library() {
   // The same counts the jobs screen shows, from the same job summaries.
   const jobs = useJobs((s) => s.byId);
   const archivedOf = (jobId: string): number => jobs[jobId]?.counts?.archived ?? 0;
+  const [deleted, setDeleted] = useState<{ name: string; report: DeleteReport } | null>(null);
+
+  const remove = async (archive: ArchiveSummary, deleteArchive: boolean): Promise<void> => {
+    setDialog(null);
+    const report = await useArchives.getState().remove(archive.jobId, deleteArchive);
+    if (report) setDeleted({ name: archive.name, report });
+  };
+  const notice = deleted && <DeleteReportNotice name={deleted.name} report={deleted.report} onDismiss={() => setDeleted(null)} />;
 
   const reveal = async (jobId: string): Promise<void> => {
     const path = await useArchives.getState().reveal(jobId);
@@ -30,13 +40,20 @@ export function Library() {
   if (loaded && list.length === 0) {
     return (
       <div className="empty-state" data-testid="library-empty">
+        {notice}
         <p>No archives yet.</p>
         <p>Each job writes an archive as it runs. Create and start a job on the Jobs screen (g j); its archive appears here.</p>
+        <p>An archive folder already on disk can be added to the library:</p>
+        <OpenArchive />
       </div>
     );
   }
   return (
     <div className="library">
+      <div className="library-toolbar">
+        <OpenArchive />
+      </div>
+      {notice}
       <table className="archive-table">
         <thead>
           <tr>
@@ -104,20 +121,7 @@ export function Library() {
         </tbody>
       </table>
       {dialog?.kind === 'delete' && (
-        <Confirm
-          title={`Delete the archive “${dialog.archive.name}”?`}
-          confirmLabel="Delete archive"
-          onCancel={() => setDialog(null)}
-          onConfirm={() => {
-            setDialog(null);
-            void useArchives.getState().remove(dialog.archive.jobId);
-          }}
-          testId="archive-delete-confirm"
-        >
-          <p>
-            This deletes the job and its folder <code>{dialog.archive.archiveDir}</code> with the offline copy, WARC files and catalogue. It cannot be undone.
-          </p>
-        </Confirm>
+        <DeleteArchiveDialog archive={dialog.archive} onCancel={() => setDialog(null)} onConfirm={(deleteArchive) => void remove(dialog.archive, deleteArchive)} />
       )}
       {dialog?.kind === 'export' && <ExportDialog archive={dialog.archive} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'metadata' && <MetadataEditor archive={dialog.archive} onClose={() => setDialog(null)} />}

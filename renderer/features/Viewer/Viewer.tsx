@@ -6,8 +6,10 @@ import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
 import { missingUrlFromMessage } from '../../../shared/frameLinks.js';
+import { locationToken } from '../../../shared/frameLocation.js';
 import { formatDate } from '../../lib/format.js';
-import { localPathFromMessage, viewerUrl } from './frameLocation.js';
+import { Confirm } from '../Confirm/index.js';
+import { viewerUrl } from './frameLocation.js';
 import { archivedPathOf, isMissing, MISSING_PREFIX, NotInArchive } from './NotInArchive.js';
 import { PageList } from './PageList.js';
 
@@ -61,6 +63,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   const missing = entry !== null && isMissing(entry) ? entry.slice(MISSING_PREFIX.length) : null;
   const path = missing === null ? entry : null;
   const [typed, setTyped] = useState<string | null>(null);
+  /** Location answers can come back out of order: only a newer one than the last applied counts. */
+  const asked = useRef(0);
+  const applied = useRef(0);
 
   const go = (next: ViewerHistory): void => {
     if (next === history) return;
@@ -85,6 +90,8 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   }, [navSerial, viewerBase, jobId]);
 
   useEffect(() => {
+    // The frame's document says it loaded; where it is comes from the host, which saw the
+    // navigation (a page can post any message, so none is taken at its word).
     const onMessage = (e: MessageEvent): void => {
       if (e.source !== frameRef.current?.contentWindow) return;
       const missingUrl = missingUrlFromMessage(e.data);
@@ -93,11 +100,17 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
         setHistory((h) => visit(h, `${MISSING_PREFIX}${missingUrl}`));
         return;
       }
-      const reportedPath = localPathFromMessage(e.data, viewerBase, jobId);
-      if (!reportedPath) return;
+      const token = locationToken(e.data);
+      if (token === null) return;
       reported.current = true;
-      setLost(false);
-      setHistory((h) => visit(h, reportedPath));
+      const serial = ++asked.current;
+      void commandValue('archives.frameLocation', token ? { id: jobId, token } : { id: jobId }).then((r) => {
+        if (!r?.localPath || serial < applied.current) return;
+        applied.current = serial;
+        const localPath = r.localPath;
+        setLost(false);
+        setHistory((h) => visit(h, localPath));
+      });
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
@@ -119,7 +132,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
     reported.current = false;
   };
 
+  const [confirmOpen, setConfirmOpen] = useState(false);
   const openInBrowser = async (): Promise<void> => {
+    setConfirmOpen(false);
     const where = await useArchives.getState().openInBrowser(jobId);
     if (isWeb && where) setOpened(where);
   };
@@ -171,23 +186,34 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
             data-testid="viewer-url"
           />
         </form>
-        <button onClick={() => void openInBrowser()} data-testid="viewer-open-browser">
+        <button onClick={() => (isWeb ? void openInBrowser() : setConfirmOpen(true))} data-testid="viewer-open-browser">
           Open in system browser
         </button>
       </div>
       {opened && (
         <p className="muted small" data-testid="viewer-browser-path">
-          The mirror is at <code>{opened}</code>; or open{' '}
-          <a href={viewerUrl(viewerBase, jobId, 'index.html')} target="_blank" rel="noopener noreferrer">
-            its index page
-          </a>{' '}
-          in a new tab.
+          The mirror is at <code>{opened}</code>. Archived pages open only here, in the viewer: opened from disk, their scripts run with no
+          protection.
         </p>
       )}
       {page && !missing && !lost && (
         <p className="capture-banner" data-testid="viewer-banner">
           Archived copy{page.capturedAt ? <> captured <strong>{formatDate(page.capturedAt)}</strong></> : null} · not the live page
         </p>
+      )}
+      {confirmOpen && (
+        <Confirm
+          title="Open the copy in your system browser?"
+          confirmLabel="Open anyway"
+          onCancel={() => setConfirmOpen(false)}
+          onConfirm={() => void openInBrowser()}
+          testId="viewer-open-browser-confirm"
+        >
+          <p>
+            Opened from disk, the archived pages&apos; scripts run with none of the viewer&apos;s protection: they can reach the internet and read
+            other files of the copy. Open it there only if you trust the site.
+          </p>
+        </Confirm>
       )}
       <div className="viewer-body">
         <PageList jobId={jobId} current={path} onOpen={(p) => go(visit(history, p))} />
