@@ -97,8 +97,10 @@ export function JobForm({ mode, onDone }: Props) {
       {twins.length > 0 && (
         <p className="warning" role="status" data-testid="job-form-twin">
           {twins.length === 1 ? 'Another job has' : `${twins.length} other jobs have`} this name and these seeds (created{' '}
-          {twins.map((t) => formatDate(t.createdAt)).join(', ')}). {from ? 'That is expected for a new capture; ' : ''}The jobs are told apart by their creation
-          date{from ? '.' : '; consider a distinct name.'}
+          {twins.map((t) => formatDate(t.createdAt)).join(', ')}).{' '}
+          {from
+            ? 'That is expected for a new capture: the jobs are told apart by their creation date.'
+            : 'The jobs are told apart by their creation date; consider a distinct name.'}
         </p>
       )}
       {shown[''] && (
