@@ -18,7 +18,7 @@ export class UsageError extends Error {
 }
 
 export const METADATA_USAGE = 'harvest metadata <archive-dir> [--set field=value ...] [--json]';
-export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--json] [--quiet]';
+export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--deep] [--json] [--quiet]';
 
 /** Each command's one-line synopsis, printed when it is called wrongly. */
 export const SYNOPSIS: Record<CliCommand, string> = {
@@ -61,7 +61,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   list: `One line per URL of an archive: outcome, HTTP status, URL, local file or reason.\n\nusage: ${SYNOPSIS.list}\n\noptions:\n  --json   one JSON record per line`,
   export: `Package an archive as WACZ, WARC, a ZIP of the offline copy or a BagIt bag.\n\nusage: ${SYNOPSIS.export}\n\noptions:\n  --format <f>        wacz, warc, zip or bagit (required)\n  --out, -o <path>    the file (or bag folder) to write (required)\n  --include-mirror    bagit: also put the offline copy in the bag\n  --quiet             no progress line`,
   metadata: `Show or edit an archive's Dublin Core description.\n\nusage: ${SYNOPSIS.metadata}\n\nfields: title, creator, subject, description, publisher, date, rights, language, coverage,\nsourceOrganization, contactEmail. subject and language take comma-separated values; an empty value clears a field.`,
-  verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 invalid, 2 not a bag or WACZ.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --json    the report as JSON\n  --quiet   no progress line`,
+  verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 damaged (a file missing, altered or\nunlisted, a ZIP cut short, a bag without bagit.txt), 2 bad arguments or not a bag or WACZ at all.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --deep    also read every WARC record back: block and payload digests, framing, gzip CRCs\n  --json    the report, or the error, as JSON on stdout\n  --quiet   no progress line`,
   serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)`,
 };
 
