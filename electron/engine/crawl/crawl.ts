@@ -7,6 +7,8 @@ import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '..
 import type { Archive } from '../store/archive.js';
 import type { QueuedRow } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
+import { readMetadata } from '../store/metadata.js';
+import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
 import { DocumentPool } from './documentPool.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
@@ -154,6 +156,7 @@ export class Crawl {
             isPartOf: this.job.name,
             robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
             'http-header-user-agent': userAgentFor(this.job),
+            ...operatorInfo(this.job, readMetadata(c)),
           },
         });
       }
