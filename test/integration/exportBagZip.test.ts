@@ -63,7 +63,7 @@ describe('ZIP and BagIt exports of a crawled bench site, and harvest verify', ()
     const bad = harvest('metadata', archiveDir, '--set', 'contact-email=not an email', '--set', 'language=english!', '--set', 'language=');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /contactEmail: must be an email address/);
-    assert.match(bad.stderr, /language: must be a BCP 47 language tag/);
+    assert.match(bad.stderr, /language: "english!" is not a BCP 47 language tag/);
     const set = harvest(
       'metadata', archiveDir,
       '--set', 'title=Example University website',

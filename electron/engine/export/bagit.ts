@@ -5,6 +5,7 @@ import { bagInfoFields, formatBagInfo } from './bagInfo.js';
 import { commitPartial, fsyncPath, partialPathOf, refuseExisting } from './atomicOutput.js';
 import { copyWithDigest, hashFile, type ManifestAlgorithm } from './hashing.js';
 import { formatManifestLine, type ManifestEntry } from './manifest.js';
+import { ENTRY_PAGE, entryPageHtml } from '../crawl/entryPage.js';
 import { listFiles } from './mirrorFiles.js';
 import { PortableNameChecker, UnportableNamesError } from './portableNames.js';
 import { readProvenance } from './provenance.js';
@@ -106,10 +107,23 @@ async function writePayload(
   ];
   if (!opts.includeMirror) return entries;
 
-  const { files, bytes: totalBytes } = await listFiles(archive.mirror.root);
+  const { files: mirrorFiles, bytes: totalBytes } = await listFiles(archive.mirror.root);
+  // The mirror's front door is written afresh, with the description as it is now.
+  const files = mirrorFiles.filter((f) => f.rel !== ENTRY_PAGE);
   const names = new PortableNameChecker();
   for (const f of files) names.add(`${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`);
   if (names.problems.length > 0) throw new UnportableNamesError(names.problems);
+  const entryRel = `${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${ENTRY_PAGE}`;
+  const entryPage = Buffer.from(entryPageHtml(archive, opts.metadata));
+  const entryFile = path.join(path.dirname(data), ...entryRel.split('/'));
+  await mkdir(path.dirname(entryFile), { recursive: true });
+  await writeFile(entryFile, entryPage, { flag: 'wx' });
+  await fsyncPath(entryFile);
+  entries.push({
+    path: entryRel,
+    digests: Object.fromEntries(algorithms.map((a) => [a, createHash(a).update(entryPage).digest('hex')])),
+    bytes: entryPage.length,
+  });
   const mirrorEntries = new Array<PayloadEntry>(files.length);
   const madeDirs = new Set<string>();
   let copied = 0;

@@ -84,3 +84,16 @@ test('sha256 stays available: alone, or beside sha512 with a manifest and a tag 
     a.close();
   }
 });
+
+test("a bag's mirror gets its index.html written afresh from the description given", async () => {
+  const a = Archive.create(path.join(dir, 'a4'), parseJob({ seeds: ['http://127.0.0.1:9/'] }));
+  try {
+    writeFileSync(path.join(a.mirror.root, 'index.html'), '<title>Untitled harvest</title>');
+    const out = path.join(dir, 'described.bag');
+    await bagitExporter(tinyWacz)(a, out, { metadata: DublinCoreSchema.parse({ title: 'Law school website' }), includeMirror: true });
+    assert.match(readFileSync(path.join(out, 'data', 'mirror', 'index.html'), 'utf8'), /<h1>Law school website<\/h1>/);
+    assert.equal((await verify(out)).ok, true);
+  } finally {
+    a.close();
+  }
+});
