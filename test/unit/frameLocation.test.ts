@@ -1,13 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FRAME_SCRIPT, LOCATION_SCRIPT, withLocationScript } from '../../shared/frameLocation.js';
+import { localPathFromMessage } from '../../renderer/features/Viewer/frameLocation.js';
 
 const TAG = `<script>${FRAME_SCRIPT}</script>`;
 const insert = (html: string | Buffer) => Buffer.from(withLocationScript(Buffer.from(html))).toString('latin1');
 
 describe('withLocationScript', () => {
-  it('posts the location message to the parent', () => {
-    assert.equal(LOCATION_SCRIPT, "parent.postMessage({type:'harvest:location',href:location.href},'*')");
+  it("posts the frame's location to the parent, in the message the viewer reads", () => {
+    const viewerBase = 'http://127.0.0.1:4001/v/';
+    const href = `${viewerBase}job-1/www.uni.test/about/index.html?x=1#team`;
+    const posted: { data: unknown; origin: string }[] = [];
+    const parent = { postMessage: (data: unknown, origin: string) => posted.push({ data, origin }) };
+    // Run as the page runs it, with the frame's own location and its parent window.
+    new Function('parent', 'location', LOCATION_SCRIPT)(parent, { href });
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0]!.origin, '*');
+    assert.equal(localPathFromMessage(posted[0]!.data, viewerBase, 'job-1'), 'www.uni.test/about/index.html');
   });
 
   it('goes right after <head>, whatever its case or attributes', () => {

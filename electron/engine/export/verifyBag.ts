@@ -97,7 +97,11 @@ export async function verifyBag(dir: string, opts: VerifyOptions = {}): Promise<
     };
     const got = await hashFile(f.abs, algs, {
       ...(opts.signal && { signal: opts.signal }),
-      onBytes: (n) => opts.onProgress?.({ phase, doneBytes: (doneBytes += n), totalBytes }),
+      onBytes: (n) => {
+        // Counted apart from the call: `?.` would skip the sum with no listener.
+        doneBytes += n;
+        opts.onProgress?.({ phase, doneBytes, totalBytes });
+      },
       ...(deepWarc && { consume }),
     });
     files++;

@@ -80,7 +80,11 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
       try {
         const got = await hashStream((await zip.openReadStreamPromise(entry)) as Readable, [alg], {
           ...(opts.signal && { signal: opts.signal }),
-          onBytes: (n) => opts.onProgress?.({ phase: opts.deep ? 'hashing, reading WARC records' : 'hashing', doneBytes: (doneBytes += n), totalBytes }),
+          onBytes: (n) => {
+            // Counted apart from the call: `?.` would skip the sum with no listener.
+            doneBytes += n;
+            opts.onProgress?.({ phase: opts.deep ? 'hashing, reading WARC records' : 'hashing', doneBytes, totalBytes });
+          },
           ...(deep && {
             consume: async (bytes) => {
               const checked = await checkWarcRecords(bytes, r.path, r.path.endsWith('.gz'));
