@@ -3,7 +3,7 @@ import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
 import type { Job, JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
-import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress } from './metadata.js';
+import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
 
 /**
  * The one contract between the engine's host (Electron main, or the `harvest serve` web host) and
@@ -183,6 +183,8 @@ export const COMMANDS = {
   'dialog.chooseExportPath': { args: z.object({ id, format: z.enum(EXPORT_FORMATS) }).strict() },
   'archives.getMetadata': { args: z.object({ id }).strict() },
   'archives.setMetadata': { args: z.object({ id, metadata: DublinCoreSchema }).strict() },
+  /** A title and date from the crawl, for the editor to offer where the description has none. */
+  'archives.suggestMetadata': { args: z.object({ id }).strict() },
   /**
    * Starts an export of a job's archive (not while it runs); progress and the outcome arrive as
    * 'export' events. Without outPath the host picks a fresh name in the archive's parent folder.
@@ -237,6 +239,7 @@ export interface CommandResults {
   'dialog.chooseExportPath': { path: string | null };
   'archives.getMetadata': DublinCore;
   'archives.setMetadata': DublinCore;
+  'archives.suggestMetadata': MetadataSuggestion;
   'archives.export': ExportStatus;
   'exports.cancel': ExportStatus;
   'jobs.urlDetail': UrlDetail | null;

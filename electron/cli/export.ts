@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../shared/metadata.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
+import { isManifestAlgorithm, type ManifestAlgorithm } from '../engine/export/hashing.js';
 import { Archive } from '../engine/store/archive.js';
 import { readMetadata } from '../engine/store/metadata.js';
 import { formatBytes, plural } from '../../shared/format.js';
@@ -9,7 +10,7 @@ import { UsageError } from './usage.js';
 const BAR_WIDTH = 24;
 const PLAIN_EVERY_MS = 5_000;
 
-/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--quiet]` */
+/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]` */
 export async function runExport(args: string[]): Promise<number> {
   let parsed;
   try {
@@ -22,6 +23,7 @@ export async function runExport(args: string[]): Promise<number> {
         out: { type: 'string', short: 'o' },
         'include-mirror': { type: 'boolean' },
         'no-page-text': { type: 'boolean' },
+        'bag-checksums': { type: 'string' },
         quiet: { type: 'boolean' },
       },
     });
@@ -35,6 +37,7 @@ export async function runExport(args: string[]): Promise<number> {
     throw new UsageError(`export needs --format ${EXPORT_FORMATS.join('|')}`, 'export');
   }
   if (!values.out) throw new UsageError('export needs --out <path>', 'export');
+  const bagAlgorithms = bagChecksums(values['bag-checksums']);
   const exporter = EXPORTERS[format as ExportFormat];
 
   const archive = Archive.open(positionals[0]!, { readonly: true });
@@ -50,6 +53,7 @@ export async function runExport(args: string[]): Promise<number> {
       onProgress: (p) => bar.update(p),
       includeMirror: values['include-mirror'] ?? false,
       noPageText: values['no-page-text'] ?? false,
+      ...(bagAlgorithms && { bagAlgorithms }),
     });
     bar.clear();
     process.stderr.write(`exported ${format}: ${result.path} (${formatBytes(result.bytes)}, ${plural(result.files, 'file')})\n`);
@@ -66,6 +70,17 @@ export async function runExport(args: string[]): Promise<number> {
     process.off('SIGTERM', onSignal);
     archive.close();
   }
+}
+
+/** `--bag-checksums sha512,sha256`: the bag's manifest algorithms, one manifest each. */
+function bagChecksums(value: string | undefined): ManifestAlgorithm[] | undefined {
+  if (value === undefined) return undefined;
+  const algs = value.split(',').map((a) => a.trim().toLowerCase()).filter((a) => a !== '');
+  const bad = algs.find((a) => !isManifestAlgorithm(a));
+  if (algs.length === 0 || bad !== undefined) {
+    throw new UsageError(`--bag-checksums takes sha512, sha256, sha1 or md5, comma-separated${bad ? `, not '${bad}'` : ''}`, 'export');
+  }
+  return algs as ManifestAlgorithm[];
 }
 
 /** The export's progress on one stderr line, redrawn in place (a line every few seconds without a terminal). */

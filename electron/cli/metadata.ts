@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { DublinCoreSchema, type DublinCore, type DublinCoreInput } from '../../shared/metadata.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
+import { writeEntryPage } from '../engine/crawl/entryPage.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { METADATA_USAGE } from './usage.js';
 
 const FIELDS = Object.keys(DublinCoreSchema.shape) as (keyof DublinCore)[];
-const LIST_FIELDS = new Set<keyof DublinCore>(['subject', 'language']);
+const LIST_FIELDS = new Set<keyof DublinCore>(['subject', 'contributor', 'language']);
 
 class MetadataUsageError extends Error {}
 
@@ -70,7 +71,11 @@ export async function runMetadata(args: string[]): Promise<number> {
     const archive = openArchive(positionals[0]!, settings.length === 0);
     try {
       let m = readMetadata(archive.catalogue);
-      if (settings.length > 0) m = writeMetadata(archive.catalogue, applySettings(m, settings));
+      if (settings.length > 0) {
+        m = writeMetadata(archive.catalogue, applySettings(m, settings));
+        // The mirror's front door shows the title and description.
+        writeEntryPage(archive);
+      }
       process.stdout.write(values.json ? JSON.stringify(m, null, 2) + '\n' : formatMetadata(m));
     } finally {
       archive.close();

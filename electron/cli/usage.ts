@@ -18,7 +18,7 @@ export class UsageError extends Error {
 }
 
 export const METADATA_USAGE = 'harvest metadata <archive-dir> [--set field=value ...] [--json]';
-export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--json] [--quiet]';
+export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--deep] [--json] [--quiet]';
 export const SEARCH_USAGE = 'harvest search <archive-dir> <query> [--json] [--limit N] [--type html|pdf|text] [--capture N]';
 export const REINDEX_USAGE = 'harvest reindex <archive-dir> [--quiet]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
@@ -29,7 +29,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   resume: 'harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]',
   stats: 'harvest stats <archive-dir> [--json]',
   list: 'harvest list <archive-dir> [--json]',
-  export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--quiet]',
+  export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]',
   metadata: METADATA_USAGE,
   verify: VERIFY_USAGE,
   serve: 'harvest serve [--port <n>] [--data-dir <dir>] [--open <archive-dir> ...]',
@@ -65,9 +65,9 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   resume: `Continue a paused or interrupted crawl where it stopped.\n\nusage: ${SYNOPSIS.resume}\n\noptions:\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each`,
   stats: `Counts by outcome and skip reason, bytes and crawl time of an archive.\n\nusage: ${SYNOPSIS.stats}\n\noptions:\n  --json   the figures as JSON`,
   list: `One line per URL of an archive: outcome, HTTP status, URL, local file or reason.\n\nusage: ${SYNOPSIS.list}\n\noptions:\n  --json   one JSON record per line`,
-  export: `Package an archive as WACZ, WARC, a ZIP of the offline copy or a BagIt bag.\n\nusage: ${SYNOPSIS.export}\n\noptions:\n  --format <f>        wacz, warc, zip or bagit (required)\n  --out, -o <path>    the file (or bag folder) to write (required)\n  --include-mirror    bagit: also put the offline copy in the bag\n  --no-page-text      wacz: leave each page's text out of pages.jsonl\n  --quiet             no progress line`,
-  metadata: `Show or edit an archive's Dublin Core description.\n\nusage: ${SYNOPSIS.metadata}\n\nfields: title, creator, subject, description, publisher, date, rights, language, coverage,\nsourceOrganization, contactEmail. subject and language take comma-separated values; an empty value clears a field.`,
-  verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 invalid, 2 not a bag or WACZ.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --json    the report as JSON\n  --quiet   no progress line`,
+  export: `Package an archive as WACZ, WARC, a ZIP of the offline copy or a BagIt bag.\n\nusage: ${SYNOPSIS.export}\n\noptions:\n  --format <f>        wacz, warc, zip or bagit (required)\n  --out, -o <path>    the file (or bag folder) to write (required)\n  --include-mirror    bagit: also put the offline copy in the bag\n  --no-page-text      wacz: leave each page's text out of pages.jsonl\n  --bag-checksums <algs>  bagit: manifest algorithms, comma-separated: sha512 (default), sha256, sha1, md5\n  --quiet             no progress line`,
+  metadata: `Show or edit an archive's Dublin Core description.\n\nusage: ${SYNOPSIS.metadata}\n\nfields: the fifteen Dublin Core elements (title, creator, subject, description, publisher,\ncontributor, date, type, format, identifier, source, language, relation, coverage, rights) and\nsourceOrganization, contactEmail. subject, contributor and language take comma-separated values;\nan empty value clears a field. date is ISO 8601 / EDTF (2026, 2026-05-14, 2020/2026, 2026-05~,\n1990?, 2026-01/..); languages are BCP 47 tags (en, fr-CA). Saving rewrites the mirror's index.html.`,
+  verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 damaged (a file missing, altered or\nunlisted, a ZIP cut short, a bag without bagit.txt), 2 bad arguments or not a bag or WACZ at all.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --deep    also read every WARC record back: block and payload digests, framing, gzip CRCs\n  --json    the report, or the error, as JSON on stdout\n  --quiet   no progress line`,
   search: `Full-text search of an archive's pages, best first (BM25), with highlighted snippets.\nQueries: words (all must match), "a phrase", OR, NOT, prefix*.\n\nusage: ${SEARCH_USAGE}\n\noptions:\n  --json          {"total": N, "hits": [...]} instead of lines\n  --limit <n>     at most n hits (default 20)\n  --type <t>      only html, pdf or text documents\n  --capture <n>   only that capture`,
   reindex: `Build the full-text index of an archive from its saved pages, without crawling again.\n\nusage: ${REINDEX_USAGE}\n\noptions:\n  --quiet   no progress line`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,

@@ -1,9 +1,11 @@
 import { URL_STATES, SKIP_REASONS, type CrawlStats, type UrlRecord } from '../../shared/crawl.js';
 import type { PageRow, Paged } from '../../shared/contract.js';
-import { DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
+import { DublinCoreSchema, StoredDublinCoreSchema, type DublinCore, type MetadataSuggestion } from '../../shared/metadata.js';
 import { z } from 'zod';
 import type { JobReport, UrlFacts } from '../../shared/urlDetail.js';
 import type { Archive } from '../engine/store/archive.js';
+import { writeEntryPage } from '../engine/crawl/entryPage.js';
+import { suggestMetadata } from '../engine/crawl/metadataSuggestion.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { readStats } from '../engine/store/stats.js';
 
@@ -28,6 +30,7 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('urlFacts'), url: z.string() }),
   z.object({ kind: z.literal('report'), failures: z.number().int().positive() }),
   z.object({ kind: z.literal('setMetadata'), metadata: DublinCoreSchema }),
+  z.object({ kind: z.literal('suggestMetadata') }),
 ]);
 export type ArchiveQuery = z.infer<typeof ArchiveQuerySchema>;
 
@@ -40,6 +43,7 @@ export interface QueryAnswers {
   setMetadata: DublinCore;
   urlFacts: UrlFacts | null;
   report: JobReport;
+  suggestMetadata: MetadataSuggestion;
 }
 
 export type QueryOf<K extends ArchiveQuery['kind']> = Extract<ArchiveQuery, { kind: K }>;
@@ -63,8 +67,14 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return c.pageAt(q.localPath) ?? null;
     case 'getMetadata':
       return readMetadata(c);
-    case 'setMetadata':
-      return writeMetadata(c, q.metadata);
+    case 'setMetadata': {
+      const saved = writeMetadata(c, q.metadata);
+      // The mirror's front door shows the title and description.
+      writeEntryPage(archive);
+      return saved;
+    }
+    case 'suggestMetadata':
+      return suggestMetadata(archive);
     case 'urlFacts':
       return c.urlFacts(q.url);
     case 'report':
@@ -137,8 +147,9 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   urls: paged(urlRecordSchema),
   pages: paged(pageRowSchema),
   lookup: pageRowSchema.nullable(),
-  getMetadata: DublinCoreSchema,
-  setMetadata: DublinCoreSchema,
+  getMetadata: StoredDublinCoreSchema,
+  setMetadata: StoredDublinCoreSchema,
+  suggestMetadata: z.object({ title: z.string(), date: z.string() }),
   urlFacts: urlFactsSchema.nullable(),
   report: reportSchema,
 };

@@ -87,6 +87,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'dialog.chooseExportPath': async (a) => ({ path: await shell.chooseExportPath({ archiveDir: jobs.get(a.id).archiveDir, format: a.format }) }),
     'archives.getMetadata': (a) => jobs.query(a.id, { kind: 'getMetadata' }),
     'archives.setMetadata': (a) => jobs.query(a.id, { kind: 'setMetadata', metadata: a.metadata }),
+    'archives.suggestMetadata': (a) => jobs.query(a.id, { kind: 'suggestMetadata' }),
     'archives.export': (a) => exports.start(a),
     'exports.cancel': (a) => exports.cancel(a.exportId),
     'jobs.urlDetail': (a) => jobs.urlDetail(a.id, a.url),

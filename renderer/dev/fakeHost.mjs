@@ -105,8 +105,9 @@ const handlers = {
   'archives.openInBrowser': (a) => ok({ path: `${jobs.get(a.id)?.archiveDir}/mirror/index.html` }),
   'dialog.chooseFolder': () => ok({ path: null }),
   'dialog.chooseExportPath': () => ok({ path: null }),
-  'archives.getMetadata': () => ok({ title: 'University Library website', creator: 'Special Collections', subject: ['universities', 'libraries'], description: '', publisher: '', date: '', rights: '', language: ['en'], coverage: '', sourceOrganization: 'Example University', contactEmail: 'archives@example.edu' }),
+  'archives.getMetadata': () => ok({ title: '', creator: 'Special Collections', subject: ['universities', 'libraries'], description: '', publisher: '', contributor: [], date: '', type: '', format: '', identifier: '', source: '', language: ['en'], relation: '', coverage: '', rights: '', sourceOrganization: 'Example University', contactEmail: 'archives@example.edu' }),
   'archives.setMetadata': (a) => ok(a.metadata),
+  'archives.suggestMetadata': () => ok({ title: 'University Library website', date: '2026-05-14' }),
   'archives.export': (a) => {
     const status = { exportId: `x${++exportSerial}`, jobId: a.id, format: a.format, outPath: a.outPath ?? `/home/archivist/exports/${a.id}.${a.format}`, state: 'running', progress: { phase: 'indexing WARC', doneBytes: 0, totalBytes: 80_000_000 }, result: null, error: null };
     exports.set(status.exportId, status); return ok(status);

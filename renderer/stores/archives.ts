@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ArchiveSummary, DeleteReport, JobSummary } from '../../shared/contract.js';
-import type { DublinCore } from '../../shared/metadata.js';
+import type { DublinCore, MetadataSuggestion } from '../../shared/metadata.js';
+import { api } from '../api/index.js';
 import { command, commandValue } from './command.js';
 
 interface ArchivesState {
@@ -16,6 +17,8 @@ interface ArchivesState {
   openInBrowser(jobId: string): Promise<string | null>;
   getMetadata(jobId: string): Promise<DublinCore | null>;
   setMetadata(jobId: string, metadata: DublinCore): Promise<DublinCore | null>;
+  /** A title and date from the crawl for an empty description; null if the host could not say. */
+  suggestMetadata(jobId: string): Promise<MetadataSuggestion | null>;
 }
 
 export const useArchives = create<ArchivesState>()((set, get) => ({
@@ -41,4 +44,9 @@ export const useArchives = create<ArchivesState>()((set, get) => ({
   openInBrowser: async (jobId) => (await commandValue('archives.openInBrowser', { id: jobId }))?.path ?? null,
   getMetadata: (jobId) => commandValue('archives.getMetadata', { id: jobId }),
   setMetadata: (jobId, metadata) => commandValue('archives.setMetadata', { id: jobId, metadata }),
+  suggestMetadata: async (jobId) => {
+    // Quietly: without a suggestion the editor simply starts empty.
+    const reply = await api()['archives.suggestMetadata']({ id: jobId });
+    return reply.ok ? reply.value : null;
+  },
 }));

@@ -159,6 +159,7 @@ describe('harvest export', () => {
         assert.ok(rec, `index entry for ${r.url} points at a record`);
         assert.equal(rec.header('WARC-Target-URI'), r.url);
         assert.equal(rec.length, Number(hit.length));
+        assert.equal(hit.digest, rec.header('WARC-Payload-Digest'), `digest of ${r.url}, algorithm included`);
       }
     }
     assert.equal(cdxj.length, [...captures.values()].reduce((n, c) => n + c.length, 0));

@@ -9,7 +9,7 @@ import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import type { ArchiveSummary, ExportStatus, JobSummary } from '../../shared/contract.js';
-import type { DublinCore } from '../../shared/metadata.js';
+import { DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';
 
@@ -25,19 +25,7 @@ const archive = (jobId: string, pages = 10): ArchiveSummary => ({
   bytesOnDisk: 2048,
 });
 
-const metadata: DublinCore = {
-  title: 'T',
-  creator: '',
-  subject: ['a', 'b'],
-  description: '',
-  publisher: '',
-  date: '',
-  rights: '',
-  language: ['en'],
-  coverage: '',
-  sourceOrganization: '',
-  contactEmail: '',
-};
+const metadata: DublinCore = DublinCoreSchema.parse({ title: 'T', subject: ['a', 'b'], language: ['en'] });
 
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
 

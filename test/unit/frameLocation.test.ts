@@ -16,6 +16,20 @@ describe('viewer script', () => {
     assert.match(viewerScript(null), /'RTCPeerConnection','webkitRTCPeerConnection'/);
   });
 
+  it('run as a page runs it: removes itself and WebRTC, then posts its token to the top window', () => {
+    const posted: { data: unknown; origin: string }[] = [];
+    const top = { postMessage: (data: unknown, origin: string) => posted.push({ data, origin }) };
+    let removed = false;
+    const document = { currentScript: { remove: () => (removed = true) }, addEventListener: () => {} };
+    const window: Record<string, unknown> = { RTCPeerConnection: class {}, webkitRTCPeerConnection: class {} };
+    new Function('top', 'document', 'window', viewerScript('tok_1'))(top, document, window);
+    assert.deepEqual(posted, [{ data: { type: 'harvest:location', token: 'tok_1' }, origin: '*' }]);
+    assert.equal(locationToken(posted[0]!.data), 'tok_1');
+    assert.ok(removed);
+    assert.equal('RTCPeerConnection' in window, false);
+    assert.equal('webkitRTCPeerConnection' in window, false);
+  });
+
   it('reads the token of a location message, and nothing else', () => {
     assert.equal(locationToken({ type: 'harvest:location', token: 'abc_-9' }), 'abc_-9');
     assert.equal(locationToken({ type: 'harvest:location' }), '');

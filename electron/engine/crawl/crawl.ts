@@ -8,6 +8,8 @@ import type { Archive } from '../store/archive.js';
 import type { QueuedRow } from '../store/catalogue.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
+import { readMetadata } from '../store/metadata.js';
+import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
 import { DocumentPool } from './documentPool.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
@@ -158,6 +160,7 @@ export class Crawl {
             isPartOf: this.job.name,
             robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
             'http-header-user-agent': userAgentFor(this.job),
+            ...operatorInfo(this.job, readMetadata(c)),
           },
         });
       }

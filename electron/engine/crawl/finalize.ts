@@ -3,15 +3,14 @@ import type { Archive } from '../store/archive.js';
 import type { Catalogue, LinkRow } from '../store/catalogue.js';
 import { decodeContent } from '../fetch/decompress.js';
 import { FetchError } from '../fetch/errors.js';
-import { canonicalize } from '../url/canonical.js';
-import { hrefBetween } from '../url/localPath.js';
 import { WarcError } from '../warc/errors.js';
 import { readResponsePayload } from '../warc/readResponse.js';
 import type { RecordPlace } from '../warc/types.js';
 import type { DocumentPool } from './documentPool.js';
 import { documentKind, finalTarget, unpackOriginal } from './documents.js';
+import { writeEntryPage } from './entryPage.js';
 
-export const ENTRY_PAGE = 'index.html';
+export { writeEntryPage };
 
 /**
  * The rewrite pass gives the event loop a turn at least this often, so progress ticks and pause
@@ -131,60 +130,4 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
 export async function readOriginal(archive: Archive, place: RecordPlace, contentEncoding: string | null): Promise<Buffer> {
   const payload = await readResponsePayload(archive.warcDir, place);
   return decodeContent(payload, contentEncoding, archive.job.fetch.maxResponseBytes);
-}
-
-/** The mirror's front door: a page linking to each seed's saved copy. */
-export async function writeEntryPage(archive: Archive): Promise<void> {
-  const c = archive.catalogue;
-  const items = archive.job.seeds.map((seed) => {
-    const canonical = canonicalize(seed);
-    const row = canonical === null ? undefined : c.lookup(canonical);
-    const target = row ? finalTarget(row) : null;
-    const href = target === null ? seed : hrefBetween(ENTRY_PAGE, target);
-    const note = target === null ? ' (not archived)' : '';
-    return `<li><a href="${escapeHtml(href)}">${escapeHtml(seed)}</a>${note}</li>`;
-  });
-  const title = escapeHtml(archive.job.name);
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="color-scheme" content="light dark">
-<title>${title}</title>
-<style>${ENTRY_STYLE}</style>
-</head>
-<body>
-<main>
-<h1>${title}</h1>
-<p class="muted">Offline copy made by Harvest. Harvest started ${escapeHtml(readableDate(c.getMeta('started_at')))}.</p>
-<h2>Start from a seed</h2>
-<ul>
-${items.join('\n')}
-</ul>
-</main>
-</body>
-</html>
-`;
-  await archive.mirror.write(ENTRY_PAGE, html);
-}
-
-/** The Harvest app's colours and type, light and dark, so the copy's front door looks like the app. */
-const ENTRY_STYLE = `
-:root { --bg: #f7f7f5; --panel: #fff; --text: #1d1f21; --muted: #6b6f76; --border: #d9dadc; --accent: #2f6f4f; }
-@media (prefers-color-scheme: dark) { :root { --bg: #17191b; --panel: #1f2225; --text: #e6e6e3; --muted: #9aa0a6; --border: #34383c; --accent: #5fae86; } }
-body { margin: 0; background: var(--bg); color: var(--text); font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', sans-serif; }
-main { max-width: 46em; margin: 32px auto; background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 20px 28px; }
-h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 15px; margin: 20px 0 6px; }
-.muted { color: var(--muted); } a { color: var(--accent); } li { margin: 4px 0; word-break: break-all; }`;
-
-/** A file on disk can't follow the reader's locale: a long English date, in UTC, says itself. */
-function readableDate(iso: string | null): string {
-  if (iso === null) return 'not yet';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toLocaleString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })} UTC`;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

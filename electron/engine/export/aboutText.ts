@@ -1,31 +1,5 @@
-import type { DublinCore } from '../../../shared/metadata.js';
+import { metadataLines, type DublinCore } from '../../../shared/metadata.js';
 import type { Provenance } from './provenance.js';
-
-/** Dublin Core terms in the order and with the labels people read them in. */
-export const DUBLIN_CORE_LABELS: [keyof DublinCore, string][] = [
-  ['title', 'Title'],
-  ['creator', 'Creator'],
-  ['subject', 'Subject'],
-  ['description', 'Description'],
-  ['publisher', 'Publisher'],
-  ['date', 'Date'],
-  ['rights', 'Rights'],
-  ['language', 'Language'],
-  ['coverage', 'Coverage'],
-  ['sourceOrganization', 'Source organisation'],
-  ['contactEmail', 'Contact email'],
-];
-
-/** The filled-in terms as label/value pairs, list terms joined. */
-export function metadataLines(m: DublinCore): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [key, label] of DUBLIN_CORE_LABELS) {
-    const v = m[key];
-    const text = Array.isArray(v) ? v.join(', ') : v;
-    if (text !== '') out.push([label, text]);
-  }
-  return out;
-}
 
 /** `_about.txt` of a ZIP export: what it is, when and how it was made, and how to open it. */
 export function aboutText(p: Provenance, m: DublinCore, exportedAt: Date, longPaths = 0): string {

@@ -13,17 +13,23 @@ export type BagInfoField = [label: string, value: string];
 export const BAG_INFO_LINE_WIDTH = 79;
 const CONTINUATION_INDENT = '  ';
 
-/** Dublin Core term -> bag-info label; subject and language repeat the label once per value. */
+/** Dublin Core element -> bag-info label; list elements repeat the label once per value. */
 export const DUBLIN_CORE_BAG_LABELS: Record<Exclude<keyof DublinCore, 'sourceOrganization' | 'contactEmail'>, string> = {
   title: 'DC-Title',
   creator: 'DC-Creator',
   subject: 'DC-Subject',
   description: 'DC-Description',
   publisher: 'DC-Publisher',
+  contributor: 'DC-Contributor',
   date: 'DC-Date',
-  rights: 'DC-Rights',
+  type: 'DC-Type',
+  format: 'DC-Format',
+  identifier: 'DC-Identifier',
+  source: 'DC-Source',
   language: 'DC-Language',
+  relation: 'DC-Relation',
   coverage: 'DC-Coverage',
+  rights: 'DC-Rights',
 };
 
 /**

@@ -3,8 +3,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bagInfoFields, formatBagInfo } from './bagInfo.js';
 import { commitPartial, fsyncPath, partialPathOf, refuseExisting } from './atomicOutput.js';
-import { copyWithDigest, hashFile } from './hashing.js';
+import { copyWithDigest, hashFile, type ManifestAlgorithm } from './hashing.js';
 import { formatManifestLine, type ManifestEntry } from './manifest.js';
+import { ENTRY_PAGE, entryPageHtml } from '../crawl/entryPage.js';
 import { listFiles } from './mirrorFiles.js';
 import { PortableNameChecker, UnportableNamesError } from './portableNames.js';
 import { readProvenance } from './provenance.js';
@@ -13,13 +14,15 @@ import type { Exporter, ExportOptions } from './types.js';
 
 export const BAGIT_TXT = 'bagit.txt';
 export const BAG_INFO_TXT = 'bag-info.txt';
-export const PAYLOAD_MANIFEST = 'manifest-sha256.txt';
-export const TAG_MANIFEST = 'tagmanifest-sha256.txt';
 export const PAYLOAD_DIR = 'data';
 /** Where the mirror goes in the payload when included. */
 export const PAYLOAD_MIRROR_DIR = 'mirror';
-const ALGORITHM = 'sha256';
+/** RFC 8493 section 2.4: a bag SHOULD use SHA-512 (sha256 stays available, alone or beside it). */
+export const DEFAULT_BAG_ALGORITHMS: readonly ManifestAlgorithm[] = ['sha512'];
 const COPY_CONCURRENCY = 4;
+
+export const payloadManifestName = (alg: ManifestAlgorithm): string => `manifest-${alg}.txt`;
+export const tagManifestName = (alg: ManifestAlgorithm): string => `tagmanifest-${alg}.txt`;
 
 /**
  * BagIt (RFC 8493) export for preservation repositories: a bag folder whose payload holds the
@@ -29,29 +32,36 @@ const COPY_CONCURRENCY = 4;
  */
 export function bagitExporter(makeWacz: Exporter): Exporter {
   return async (archive, outPath, opts) => {
+    const algorithms = [...new Set(opts.bagAlgorithms ?? DEFAULT_BAG_ALGORITHMS)];
+    if (algorithms.length === 0) throw new Error('a bag needs at least one checksum algorithm');
     refuseExisting(outPath);
     const partial = partialPathOf(outPath);
     await rm(partial, { recursive: true, force: true });
     const data = path.join(partial, PAYLOAD_DIR);
     await mkdir(data, { recursive: true });
     try {
-      const payload = await writePayload(makeWacz, archive, outPath, data, opts);
+      const payload = await writePayload(makeWacz, archive, outPath, data, opts, algorithms);
       opts.signal?.throwIfAborted();
-      const tagEntries: ManifestEntry[] = [];
+      const tagEntries = new Map<ManifestAlgorithm, ManifestEntry[]>(algorithms.map((a) => [a, []]));
       const tagFile = async (name: string, text: string): Promise<void> => {
         const file = path.join(partial, name);
         const bytes = Buffer.from(text, 'utf8');
         await writeFile(file, bytes, { flag: 'wx' });
         await fsyncPath(file);
-        tagEntries.push({ path: name, checksum: createHash(ALGORITHM).update(bytes).digest('hex') });
+        for (const [alg, entries] of tagEntries) entries.push({ path: name, checksum: createHash(alg).update(bytes).digest('hex') });
       };
       await tagFile(BAGIT_TXT, 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
       const totals = { bytes: payload.reduce((n, e) => n + e.bytes, 0), files: payload.length };
       await tagFile(BAG_INFO_TXT, formatBagInfo(bagInfoFields(readProvenance(archive), opts.metadata, totals, new Date())));
-      await tagFile(PAYLOAD_MANIFEST, payload.map(formatManifestLine).join(''));
-      const tagManifest = path.join(partial, TAG_MANIFEST);
-      await writeFile(tagManifest, tagEntries.map(formatManifestLine).join(''), { flag: 'wx' });
-      await fsyncPath(tagManifest);
+      for (const alg of algorithms) {
+        await tagFile(payloadManifestName(alg), payload.map((e) => formatManifestLine({ path: e.path, checksum: e.digests[alg]! })).join(''));
+      }
+      // Each tag manifest lists every tag file but the tag manifests themselves.
+      for (const [alg, entries] of tagEntries) {
+        const tagManifest = path.join(partial, tagManifestName(alg));
+        await writeFile(tagManifest, entries.map(formatManifestLine).join(''), { flag: 'wx' });
+        await fsyncPath(tagManifest);
+      }
       await commitPartial(partial, outPath);
       return { path: path.resolve(outPath), bytes: totals.bytes, files: totals.files };
     } catch (e) {
@@ -61,7 +71,10 @@ export function bagitExporter(makeWacz: Exporter): Exporter {
   };
 }
 
-interface PayloadEntry extends ManifestEntry {
+interface PayloadEntry {
+  path: string;
+  /** Hex digest by algorithm. */
+  digests: Record<string, string>;
   bytes: number;
 }
 
@@ -72,6 +85,7 @@ async function writePayload(
   outPath: string,
   data: string,
   opts: ExportOptions,
+  algorithms: readonly ManifestAlgorithm[],
 ): Promise<PayloadEntry[]> {
   const report = (phase: string, doneBytes: number, totalBytes: number): void =>
     opts.onProgress?.({ phase, doneBytes, totalBytes });
@@ -85,19 +99,32 @@ async function writePayload(
   });
   // The WACZ exporter wrote and flushed the file itself, so it is hashed in a pass of its own.
   let done = 0;
-  const wacz = await hashFile(waczFile, [ALGORITHM], {
+  const wacz = await hashFile(waczFile, algorithms, {
     ...(opts.signal && { signal: opts.signal }),
     onBytes: (n) => report('hashing WACZ', (done += n), 0),
   });
   const entries: PayloadEntry[] = [
-    { path: `${PAYLOAD_DIR}/${waczName}`, checksum: wacz.digests[ALGORITHM]!, bytes: wacz.bytes },
+    { path: `${PAYLOAD_DIR}/${waczName}`, digests: wacz.digests, bytes: wacz.bytes },
   ];
   if (!opts.includeMirror) return entries;
 
-  const { files, bytes: totalBytes } = await listFiles(archive.mirror.root);
+  const { files: mirrorFiles, bytes: totalBytes } = await listFiles(archive.mirror.root);
+  // The mirror's front door is written afresh, with the description as it is now.
+  const files = mirrorFiles.filter((f) => f.rel !== ENTRY_PAGE);
   const names = new PortableNameChecker();
   for (const f of files) names.add(`${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${f.rel}`);
   if (names.problems.length > 0) throw new UnportableNamesError(names.problems);
+  const entryRel = `${PAYLOAD_DIR}/${PAYLOAD_MIRROR_DIR}/${ENTRY_PAGE}`;
+  const entryPage = Buffer.from(entryPageHtml(archive, opts.metadata));
+  const entryFile = path.join(path.dirname(data), ...entryRel.split('/'));
+  await mkdir(path.dirname(entryFile), { recursive: true });
+  await writeFile(entryFile, entryPage, { flag: 'wx' });
+  await fsyncPath(entryFile);
+  entries.push({
+    path: entryRel,
+    digests: Object.fromEntries(algorithms.map((a) => [a, createHash(a).update(entryPage).digest('hex')])),
+    bytes: entryPage.length,
+  });
   const mirrorEntries = new Array<PayloadEntry>(files.length);
   const madeDirs = new Set<string>();
   let copied = 0;
@@ -115,11 +142,11 @@ async function writePayload(
         await mkdir(dir, { recursive: true });
         madeDirs.add(dir);
       }
-      const d = await copyWithDigest(f.abs, dst, [ALGORITHM], {
+      const d = await copyWithDigest(f.abs, dst, algorithms, {
         ...(opts.signal && { signal: opts.signal }),
         onBytes: (n) => report('copying mirror', (copied += n), totalBytes),
       });
-      mirrorEntries[i] = { path: rel, checksum: d.digests[ALGORITHM]!, bytes: d.bytes };
+      mirrorEntries[i] = { path: rel, digests: d.digests, bytes: d.bytes };
     }
   };
   // Several copies in flight hide each file's fsync latency; every copier stops at the first failure,

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { CDXIndexer, WARCParser } from 'warcio';
+import { CDXIndexer, WARCParser, type WARCRecord } from 'warcio';
 import { scanGzipMembers } from '../warc/gzipMembers.js';
 import { ExportUsageError } from './errors.js';
 import { finish, writeChunk } from './lines.js';
@@ -21,7 +21,7 @@ export async function writeCdxj(
   outFile: string,
   opts: { signal?: AbortSignal; onBytes?: (done: number) => void },
 ): Promise<number> {
-  const indexer = new CDXIndexer({ format: 'cdxj' });
+  const indexer = new PrefixedDigestIndexer({ format: 'cdxj' });
   const out = createWriteStream(outFile);
   let lines = 0;
   let before = 0;
@@ -57,4 +57,14 @@ export async function writeCdxj(
     await finish(out);
   }
   return lines;
+}
+
+/**
+ * warcio's indexer cuts the algorithm off `WARC-Payload-Digest` (`sha256:ABC…` becomes `ABC…`), which
+ * is only unambiguous for SHA-1. Like pywb for non-SHA-1 digests, Harvest keeps it: `sha256:ABC…`.
+ */
+class PrefixedDigestIndexer extends CDXIndexer {
+  override getField(field: string, record: WARCRecord): string | number | null | undefined {
+    return field === 'digest' ? (record.warcPayloadDigest ?? null) : super.getField(field, record);
+  }
 }

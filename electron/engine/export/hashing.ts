@@ -46,16 +46,19 @@ export interface Digested {
 export interface HashOptions {
   signal?: AbortSignal;
   onBytes?: (n: number) => void;
+  /** Also reads the bytes for something else in the same pass (it must consume all of them). */
+  consume?: (bytes: AsyncIterable<Buffer>) => Promise<void>;
 }
 
 /** Hashes a stream with several algorithms in one pass. */
 export async function hashStream(input: Readable, algorithms: readonly string[], opts: HashOptions = {}): Promise<Digested> {
   const d = new Digester(algorithms, opts.onBytes);
-  await pipeline(input, d, async function* (source: AsyncIterable<Buffer>) {
+  const discard = async (source: AsyncIterable<Buffer>): Promise<void> => {
     for await (const _ of source) {
       // Bytes are consumed only for their digests.
     }
-  }, { signal: opts.signal });
+  };
+  await pipeline(input, d, opts.consume ?? discard, { signal: opts.signal });
   return { bytes: d.bytes, digests: d.digests() };
 }
 

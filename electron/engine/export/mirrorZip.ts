@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { ENTRY_PAGE, entryPageHtml } from '../crawl/entryPage.js';
 import { aboutText } from './aboutText.js';
 import { commitPartial, partialPathOf, refuseExisting } from './atomicOutput.js';
-import { ENTRY_PAGE, redirectEntryPage } from './entryPage.js';
 import { listFiles } from './mirrorFiles.js';
 import { PortableNameChecker, UnportableNamesError } from './portableNames.js';
 import { readProvenance } from './provenance.js';
@@ -35,12 +35,12 @@ export const exportMirrorZip: Exporter = async (archive, outPath, opts) => {
   const zip = new ZipFile();
   const about = aboutText(readProvenance(archive), opts.metadata, exportedAt, names.tooLong.length);
   zip.addBuffer(Buffer.from(about), `${top}/${ABOUT_FILE}`, { mtime: exportedAt });
-  const needsEntryPage = !files.some((f) => f.rel === ENTRY_PAGE);
-  if (needsEntryPage) {
-    zip.addBuffer(Buffer.from(redirectEntryPage(archive)), `${top}/${ENTRY_PAGE}`, { mtime: exportedAt });
-  }
+  // The front door is written afresh, so it carries the description as it is now (and exists even
+  // if the crawl never got to write one).
+  zip.addBuffer(Buffer.from(entryPageHtml(archive, opts.metadata)), `${top}/${ENTRY_PAGE}`, { mtime: exportedAt });
+  const siteFiles = files.filter((f) => f.rel !== ENTRY_PAGE);
   let doneBytes = 0;
-  for (const f of files) {
+  for (const f of siteFiles) {
     // Lazily opened, so one file is open at a time however many the mirror holds.
     zip.addReadStreamLazy(`${top}/${f.rel}`, { size: f.size, compress: !STORED.test(f.rel), mtime: f.mtime }, (cb) => {
       const stream = createReadStream(f.abs);
@@ -66,5 +66,5 @@ export const exportMirrorZip: Exporter = async (archive, outPath, opts) => {
   }
   const { size } = await stat(partial);
   await commitPartial(partial, outPath);
-  return { path: path.resolve(outPath), bytes: size, files: files.length + (needsEntryPage ? 2 : 1) };
+  return { path: path.resolve(outPath), bytes: size, files: siteFiles.length + 2 };
 };

@@ -1,5 +1,6 @@
 import type { DublinCore, ExportProgress } from '../../../shared/metadata.js';
 import type { Archive } from '../store/archive.js';
+import type { ManifestAlgorithm } from './hashing.js';
 
 export interface ExportOptions {
   metadata: DublinCore;
@@ -9,6 +10,8 @@ export interface ExportOptions {
   noPageText?: boolean;
   /** BagIt only: put the browsable mirror in the payload beside the WACZ. */
   includeMirror?: boolean;
+  /** BagIt only: the manifests' checksum algorithms, each with its own manifest; default sha512. */
+  bagAlgorithms?: readonly ManifestAlgorithm[];
 }
 
 export interface ExportResult {

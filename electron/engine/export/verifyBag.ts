@@ -2,35 +2,43 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseBagInfo } from './bagInfo.js';
-import { hashFile, isManifestAlgorithm } from './hashing.js';
+import { hashFile, isManifestAlgorithm, type HashOptions } from './hashing.js';
 import { parseManifest } from './manifest.js';
 import { walkFiles } from './mirrorFiles.js';
 import { VerifyInputError, type VerifyOptions, type VerifyProblem, type VerifyReport } from './verifyReport.js';
+import { verifyWacz } from './verifyWacz.js';
+import { checkWarcRecords } from './warcRecordCheck.js';
 
 const PAYLOAD_PREFIX = 'data/';
+/** Files only a bag has at its top: one of them without bagit.txt makes a damaged bag, not a stranger. */
+const BAG_FILE = /^((tag)?manifest-[A-Za-z0-9]+\.txt|bag-info\.txt|bagit\.txt)$/;
 
 /** Expected digests of one file, by algorithm, and the manifests that list it. */
 type Expected = Map<string, Map<string, string>>;
 
 /**
  * Checks a bag folder against RFC 8493: every file listed in a payload or tag manifest exists and
- * has its listed digest, every payload file is listed, and Payload-Oxum (if given) adds up.
+ * has its listed digest, every payload file is listed, and Payload-Oxum (if given) adds up. A path
+ * in a manifest that would leave the bag is reported and never opened. With `deep`, the WACZ and
+ * WARC files of the payload are read back record by record as well.
  */
 export async function verifyBag(dir: string, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const root = path.resolve(dir);
-  const bagitTxt = path.join(root, 'bagit.txt');
-  if (!existsSync(bagitTxt)) throw new VerifyInputError(`${root} is not a bag (it has no bagit.txt)`);
+  const top = (await readdir(root)).sort();
+  if (!top.some((n) => BAG_FILE.test(n))) throw new VerifyInputError(`${root} is not a bag (it has no bagit.txt and no manifest)`);
   const problems: VerifyProblem[] = [];
   const invalid = (p: string, detail: string): void => void problems.push({ kind: 'invalid', path: p, detail });
 
-  const declaration = new Map(safeParseInfo(await readFile(bagitTxt, 'utf8'), 'bagit.txt', invalid));
-  if (!declaration.get('BagIt-Version')) invalid('bagit.txt', 'no BagIt-Version');
-  const encoding = declaration.get('Tag-File-Character-Encoding') ?? '';
-  if (!/^utf-?8$/i.test(encoding)) invalid('bagit.txt', `Tag-File-Character-Encoding is '${encoding}', expected UTF-8`);
+  const bagitTxt = path.join(root, 'bagit.txt');
+  if (existsSync(bagitTxt)) {
+    const declaration = new Map(safeParseInfo(await readFile(bagitTxt, 'utf8'), 'bagit.txt', invalid));
+    if (!declaration.get('BagIt-Version')) invalid('bagit.txt', 'no BagIt-Version');
+    const encoding = declaration.get('Tag-File-Character-Encoding') ?? '';
+    if (!/^utf-?8$/i.test(encoding)) invalid('bagit.txt', `Tag-File-Character-Encoding is '${encoding}', expected UTF-8`);
+  } else problems.push({ kind: 'missing', path: 'bagit.txt', detail: 'every bag declares itself in bagit.txt' });
 
   const payload: Expected = new Map();
   const tags: Expected = new Map();
-  const top = (await readdir(root)).sort();
   for (const name of top) {
     const m = /^(tag)?manifest-([A-Za-z0-9]+)\.txt$/.exec(name);
     if (!m) continue;
@@ -77,11 +85,24 @@ export async function verifyBag(dir: string, opts: VerifyOptions = {}): Promise<
 
   let doneBytes = 0;
   let files = 0;
+  let records = 0;
+  const phase = opts.deep ? 'hashing, reading WARC records' : 'hashing';
   const check = async (f: { rel: string; abs: string }, expected: Map<string, string>): Promise<void> => {
     const algs = [...expected.keys()];
+    const deepWarc = opts.deep === true && /\.warc(\.gz)?$/.test(f.rel);
+    const consume: HashOptions['consume'] = async (bytes) => {
+      const checked = await checkWarcRecords(bytes, f.rel, f.rel.endsWith('.gz'));
+      records += checked.records;
+      problems.push(...checked.problems);
+    };
     const got = await hashFile(f.abs, algs, {
       ...(opts.signal && { signal: opts.signal }),
-      onBytes: (n) => opts.onProgress?.({ phase: 'hashing', doneBytes: (doneBytes += n), totalBytes }),
+      onBytes: (n) => {
+        // Counted apart from the call: `?.` would skip the sum with no listener.
+        doneBytes += n;
+        opts.onProgress?.({ phase, doneBytes, totalBytes });
+      },
+      ...(deepWarc && { consume }),
     });
     files++;
     const wrong = algs.filter((a) => got.digests[a] !== expected.get(a));
@@ -118,7 +139,22 @@ export async function verifyBag(dir: string, opts: VerifyOptions = {}): Promise<
     const actual = `${payloadBytes}.${payloadFiles.length}`;
     if (oxum && oxum[1] !== actual) invalid('bag-info.txt', `Payload-Oxum is ${oxum[1]}, the payload holds ${actual} (bytes.files)`);
   }
-  return { format: 'bagit', target: root, ok: problems.length === 0, files, bytes: doneBytes, problems };
+  if (opts.deep) {
+    // A WACZ in the payload: its own package and every record of its WARC files.
+    for (const f of payloadFiles.filter((p) => p.rel.endsWith('.wacz'))) {
+      let inner: VerifyReport;
+      try {
+        inner = await verifyWacz(f.abs, { ...opts, onProgress: (p) => opts.onProgress?.({ ...p, phase: `${f.rel}: ${p.phase}` }) });
+      } catch (e) {
+        if (!(e instanceof VerifyInputError)) throw e;
+        invalid(f.rel, 'not a WACZ (no ZIP)');
+        continue;
+      }
+      records += inner.records ?? 0;
+      problems.push(...inner.problems.map((p) => ({ ...p, path: `${f.rel}/${p.path}` })));
+    }
+  }
+  return { format: 'bagit', target: root, ok: problems.length === 0, files, bytes: doneBytes, ...(opts.deep && { records }), problems };
 }
 
 function safeParseInfo(text: string, file: string, invalid: (p: string, d: string) => void): [string, string][] {

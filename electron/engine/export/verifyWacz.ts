@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { hashStream, isManifestAlgorithm } from './hashing.js';
+import { checkWarcRecords } from './warcRecordCheck.js';
 import { VerifyInputError, type VerifyOptions, type VerifyProblem, type VerifyReport } from './verifyReport.js';
 
 export const DATAPACKAGE = 'datapackage.json';
@@ -14,10 +16,15 @@ interface Resource {
   bytes?: number;
 }
 
+/** WARC files in a WACZ, which `deep` reads record by record. */
+const WARC_RESOURCE = /^archive\/.+\.warc(\.gz)?$/;
+
 /**
  * Checks a WACZ (https://specs.webrecorder.net/wacz/1.1.1/): every resource datapackage.json lists
  * is in the ZIP with that hash and size, nothing else is, and datapackage-digest.json (if there)
- * holds the hash of datapackage.json itself.
+ * holds the hash of datapackage.json itself. With `deep`, every record of its WARC files is read
+ * back in the same pass (see checkWarcRecords). A file that starts like a ZIP but cannot be opened
+ * as one (cut short, its central directory damaged) is a damaged WACZ, reported as a problem.
  */
 export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const target = path.resolve(file);
@@ -25,7 +32,11 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
   try {
     zip = await yauzl.openPromise(target, { lazyEntries: true, autoClose: false, strictFileNames: false });
   } catch (e) {
-    throw new VerifyInputError(`${target} is neither a bag folder nor a WACZ/ZIP file (${(e as Error).message})`);
+    if (!(await startsLikeZip(target))) {
+      throw new VerifyInputError(`${target} is neither a bag folder nor a WACZ/ZIP file (${(e as Error).message})`);
+    }
+    const detail = `a ZIP that cannot be read, probably cut short or damaged: ${(e as Error).message}`;
+    return report(target, [{ kind: 'invalid', path: path.basename(target), detail }], 0, 0, opts.deep ? 0 : undefined);
   }
   try {
     const entries = new Map<string, yauzl.Entry>();
@@ -42,7 +53,7 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
     const pkgEntry = entries.get(DATAPACKAGE);
     if (pkgEntry === undefined) {
       problems.push({ kind: 'missing', path: DATAPACKAGE, detail: 'a WACZ lists its files in datapackage.json' });
-      return report(target, problems, 0, 0);
+      return report(target, problems, 0, 0, opts.deep ? 0 : undefined);
     }
     const pkgBytes = await readAll(pkgEntry);
     const resources = parseResources(pkgBytes, problems);
@@ -51,6 +62,7 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
     const totalBytes = resources.reduce((n, r) => n + (entries.get(r.path)?.uncompressedSize ?? 0), 0);
     let doneBytes = 0;
     let files = 0;
+    let records = 0;
     const listed = new Set<string>([DATAPACKAGE, DATAPACKAGE_DIGEST]);
     for (const r of resources) {
       listed.add(r.path);
@@ -64,10 +76,22 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
         problems.push({ kind: 'invalid', path: r.path, detail: `unsupported hash '${r.hash}' in ${DATAPACKAGE}` });
         continue;
       }
+      const deep = opts.deep === true && WARC_RESOURCE.test(r.path);
       try {
         const got = await hashStream((await zip.openReadStreamPromise(entry)) as Readable, [alg], {
           ...(opts.signal && { signal: opts.signal }),
-          onBytes: (n) => opts.onProgress?.({ phase: 'hashing', doneBytes: (doneBytes += n), totalBytes }),
+          onBytes: (n) => {
+            // Counted apart from the call: `?.` would skip the sum with no listener.
+            doneBytes += n;
+            opts.onProgress?.({ phase: opts.deep ? 'hashing, reading WARC records' : 'hashing', doneBytes, totalBytes });
+          },
+          ...(deep && {
+            consume: async (bytes) => {
+              const checked = await checkWarcRecords(bytes, r.path, r.path.endsWith('.gz'));
+              records += checked.records;
+              problems.push(...checked.problems);
+            },
+          }),
         });
         files++;
         if (got.digests[alg] !== expected) {
@@ -83,14 +107,26 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
     for (const name of entries.keys()) {
       if (!listed.has(name)) problems.push({ kind: 'unlisted', path: name, detail: `in the ZIP but not in ${DATAPACKAGE}` });
     }
-    return report(target, problems, files, doneBytes);
+    return report(target, problems, files, doneBytes, opts.deep ? records : undefined);
   } finally {
     zip.close();
   }
 }
 
-function report(target: string, problems: VerifyProblem[], files: number, bytes: number): VerifyReport {
-  return { format: 'wacz', target, ok: problems.length === 0, files, bytes, problems };
+function report(target: string, problems: VerifyProblem[], files: number, bytes: number, records: number | undefined): VerifyReport {
+  return { format: 'wacz', target, ok: problems.length === 0, files, bytes, ...(records !== undefined && { records }), problems };
+}
+
+/** A ZIP's first bytes: a local file header, or the end record of an empty ZIP. */
+async function startsLikeZip(file: string): Promise<boolean> {
+  const fh = await open(file, 'r');
+  try {
+    const b = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(b, 0, 4, 0);
+    return bytesRead === 4 && (b.readUInt32LE(0) === 0x04034b50 || b.readUInt32LE(0) === 0x06054b50);
+  } finally {
+    await fh.close();
+  }
 }
 
 /** 'sha256:<hex>' -> ['sha256', '<hex>'], or [null, ''] for what cannot be checked. */

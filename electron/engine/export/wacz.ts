@@ -79,7 +79,8 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
           fallbackTitle: archive.job.name,
           mainPage,
           software: `Harvest/${HARVEST_VERSION}`,
-          created: new Date(),
+          harvestStarted: archive.catalogue.getMeta('started_at'),
+          written: new Date(),
         }),
         'datapackage.json',
       );

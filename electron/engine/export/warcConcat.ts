@@ -6,10 +6,11 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import { HARVEST_VERSION } from '../../../shared/job.js';
-import type { DublinCore } from '../../../shared/metadata.js';
+import { DUBLIN_CORE_ELEMENTS, type DublinCore } from '../../../shared/metadata.js';
 import type { Field } from '../warc/fields.js';
 import { newRecordId } from '../warc/record.js';
 import { warcinfoRecord } from '../warc/records.js';
+import { warcOperator } from '../warc/warcinfo.js';
 import { writeAtomically } from './atomicFile.js';
 import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
@@ -57,9 +58,9 @@ export const exportWarc: Exporter = async (archive, outPath, opts) => {
  */
 function descriptionFields(m: DublinCore, jobName: string): Field[] {
   const fields: Field[] = [['software', `Harvest/${HARVEST_VERSION}`], ['isPartOf', m.title || jobName]];
-  const operator = [m.sourceOrganization, m.contactEmail && `<${m.contactEmail}>`].filter(Boolean).join(' ');
+  const operator = warcOperator({ organization: m.sourceOrganization, email: m.contactEmail });
   if (operator) fields.push(['operator', operator]);
-  for (const key of ['title', 'creator', 'subject', 'description', 'publisher', 'date', 'rights', 'language', 'coverage'] as const) {
+  for (const key of DUBLIN_CORE_ELEMENTS) {
     const v = m[key];
     for (const value of Array.isArray(v) ? v : [v]) if (value !== '') fields.push([key, value]);
   }

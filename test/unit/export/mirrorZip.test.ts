@@ -81,3 +81,21 @@ test('an aborted export leaves neither the ZIP nor its partial file', async () =
     a.close();
   }
 });
+
+test("the ZIP's index.html is written afresh from the description given, not copied from a stale mirror", async () => {
+  const a = archiveWith('stale', { 'index.html': '<title>Untitled harvest</title>', '127.0.0.1_9/index.html': '<p>home</p>' });
+  try {
+    const out = path.join(dir, 'stale.zip');
+    const described = DublinCoreSchema.parse({ title: 'Law school website', description: 'As of <2026>' });
+    const r = await exportMirrorZip(a, out, { metadata: described });
+    assert.equal(r.files, 3);
+    const names = await extractZip(out, path.join(dir, 'stale-x'));
+    assert.equal(names.filter((n) => n === 'stale/index.html').length, 1);
+    const html = readFileSync(path.join(dir, 'stale-x', 'stale', 'index.html'), 'utf8');
+    assert.match(html, /<title>Law school website<\/title>/);
+    assert.match(html, /<p>As of &#60;2026&#62;<\/p>/);
+    assert.doesNotMatch(html, /Untitled/);
+  } finally {
+    a.close();
+  }
+});

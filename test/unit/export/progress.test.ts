@@ -17,7 +17,19 @@ describe('throttleProgress', () => {
     assert.deepEqual(seen.at(-1), { phase: 'writing', doneBytes: 0, totalBytes: 50 });
   });
 
-  it('is a no-op without a listener', () => {
-    assert.doesNotThrow(() => throttleProgress(undefined)({ phase: 'x', doneBytes: 0, totalBytes: 0 }));
+  it('passes an update within a phase once 100 ms have gone by since the last, and not sooner', (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+    const seen: number[] = [];
+    const report = throttleProgress((p) => seen.push(p.doneBytes));
+    const at = (done: number): void => report({ phase: 'hashing', doneBytes: done, totalBytes: 1000 });
+    at(1);
+    t.mock.timers.tick(99);
+    at(2);
+    t.mock.timers.tick(1);
+    at(3);
+    at(4);
+    t.mock.timers.tick(150);
+    at(5);
+    assert.deepEqual(seen, [1, 3, 5]);
   });
 });

@@ -27,6 +27,8 @@ test('a WACZ whose files match datapackage.json verifies', async () => {
   assert.deepEqual(r.problems, []);
   assert.equal(r.ok, true);
   assert.equal(r.files, 3);
+  // Counted with no progress listener too.
+  assert.equal(r.bytes, resources.reduce((n, e) => n + e.data.length, 0));
 });
 
 test('one flipped byte in a resource is reported as altered, naming it', async () => {
@@ -80,4 +82,17 @@ test('a ZIP without datapackage.json is invalid; a file that is no ZIP is bad in
 test('datapackage-digest.json is optional, but checked when present', async () => {
   const [pkg] = waczPackage(resources);
   assert.deepEqual((await verify(await wacz([...resources, pkg!]))).problems, []);
+});
+
+test('a resource whose size in datapackage.json disagrees is altered, even when its hash matches', async () => {
+  const [pkg] = waczPackage(resources);
+  const json = JSON.parse(pkg!.data.toString()) as { resources: { path: string; bytes: number }[] };
+  json.resources.find((r) => r.path === 'indexes/index.cdx')!.bytes += 1;
+  const edited = Buffer.from(JSON.stringify(json));
+  const r = await verify(await wacz([...resources, { name: pkg!.name, data: edited }]));
+  assert.deepEqual(
+    r.problems.map((p) => [p.kind, p.path]),
+    [['altered', 'indexes/index.cdx']],
+  );
+  assert.match(r.problems[0]!.detail, /bytes, datapackage\.json says \d+/);
 });

@@ -43,8 +43,23 @@ describe('backoffMs', () => {
 });
 
 describe('sleep', () => {
-  it('resolves after the wait', async () => {
-    await sleep(5, new AbortController().signal);
+  it('resolves after the wait, not before, and then ignores the signal', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const abort = new AbortController();
+    let outcome = 'pending';
+    sleep(5_000, abort.signal).then(
+      () => (outcome = 'resolved'),
+      () => (outcome = 'rejected'),
+    );
+    t.mock.timers.tick(4_999);
+    await Promise.resolve();
+    assert.equal(outcome, 'pending');
+    t.mock.timers.tick(1);
+    await Promise.resolve();
+    assert.equal(outcome, 'resolved');
+    abort.abort();
+    await Promise.resolve();
+    assert.equal(outcome, 'resolved');
   });
 
   it('rejects with aborted as soon as the signal fires', async () => {

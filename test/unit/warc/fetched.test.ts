@@ -60,12 +60,12 @@ describe('a real fetch written to WARC', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores the head as the server sent it, less the chunked coding, and the gzip payload unframed', () => {
+  it('stores the head as the server sent it, the chunked coding moved to X-Crawler-Transfer-Encoding, and the gzip payload unframed', () => {
     assertTilesFile(raw, file);
     const response = raw[1]!;
     assert.equal(response.header('WARC-Target-URI'), `${server.url}/page?q=1`);
     assert.equal(response.header('WARC-IP-Address'), '127.0.0.1');
-    const expectedHead = Buffer.from(`${HEAD_LINES.slice(0, -1).join('\r\n')}\r\n\r\n`, 'latin1');
+    const expectedHead = Buffer.from(`${[...HEAD_LINES.slice(0, -1), 'X-Crawler-Transfer-Encoding: chunked'].join('\r\n')}\r\n\r\n`, 'latin1');
     assert.deepEqual(headOf(response.block), expectedHead);
     assert.deepEqual(payloadOf(response.block), gzipped);
     assert.equal(response.header('WARC-Payload-Digest'), sha256Base32(gzipped));

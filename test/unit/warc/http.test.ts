@@ -24,13 +24,22 @@ describe('responseHead', () => {
     assert.equal(responseHead('1.1', 204, '', []).toString('latin1'), 'HTTP/1.1 204 \r\n\r\n');
   });
 
-  it('takes out the chunked coding the fetcher already removed, and nothing else', () => {
+  it('takes out the chunked coding the fetcher already removed, and keeps the header as sent in X-Crawler-Transfer-Encoding', () => {
     const head = responseHead('1.1', 200, 'OK', [
       ['Transfer-Encoding', 'chunked'],
       ['Content-Type', 'text/plain'],
       ['transfer-encoding', 'gzip, Chunked'],
     ]).toString('latin1');
-    assert.equal(head, 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\ntransfer-encoding: gzip\r\n\r\n');
+    assert.equal(
+      head,
+      'HTTP/1.1 200 OK\r\nX-Crawler-Transfer-Encoding: chunked\r\nContent-Type: text/plain\r\n' +
+        'transfer-encoding: gzip\r\nX-Crawler-Transfer-Encoding: gzip, Chunked\r\n\r\n',
+    );
+  });
+
+  it('adds nothing when no chunked coding was removed', () => {
+    const head = responseHead('1.1', 200, 'OK', [['Transfer-Encoding', 'gzip'], ['Content-Length', '3']]).toString('latin1');
+    assert.equal(head, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 3\r\n\r\n');
   });
 
   it('refuses a line break that would end the head early', () => {

@@ -125,9 +125,12 @@ describe('WarcWriter: one file read back with warcio', () => {
     assert.ok(redirectHead.includes(Buffer.from([0x2f, 0x63, 0x61, 0x66, 0xe9, 0x0d])), 'one byte 0xE9, not UTF-8');
   });
 
-  it('drops only the chunked coding from a de-chunked response head', () => {
+  it('drops only the chunked coding from a de-chunked response head, saying so in X-Crawler-Transfer-Encoding', () => {
     const feed = raw.find((r) => r.header('WARC-Target-URI') === 'http://lib.test/feed' && r.type === 'response')!;
-    assert.equal(headOf(feed.block).toString('latin1'), 'HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\n\r\n');
+    assert.equal(
+      headOf(feed.block).toString('latin1'),
+      'HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nX-Crawler-Transfer-Encoding: chunked\r\n\r\n',
+    );
     assert.equal(payloadOf(feed.block).toString(), '<rss/>');
   });
 
