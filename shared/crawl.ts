@@ -2,6 +2,8 @@
 export const SKIP_REASONS = [
   'scope',
   'robots',
+  /** robots.txt could not be fetched (refused, unreachable, 5xx), so the site is kept out (RFC 9309); the row's error says why. */
+  'robots:unreachable',
   'trap:url-length',
   'trap:path-slashes',
   'trap:segment-repeats',
@@ -11,6 +13,8 @@ export const SKIP_REASONS = [
   'limit:pages',
   'limit:bytes',
   'limit:duration',
+  /** Found on a page past the most links the crawl queues from one page (its references are still rewritten). */
+  'limit:links-per-page',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -16,6 +16,12 @@ import type { ProgressMeter } from './progress.js';
 
 const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
 
+/**
+ * The most links one page adds to the queue; those past it are recorded as skipped
+ * (limit:links-per-page) unless the URL is already known. Every reference is still rewritten.
+ */
+export const MAX_LINKS_QUEUED_PER_PAGE = 10_000;
+
 /** Errors that concern one URL's file (a name clash, a name too long): that URL fails, the crawl goes on. */
 const PER_URL_FS_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL']);
 
@@ -234,7 +240,7 @@ export class ResponseArchiver {
     try {
       const inScope = frontier.scope.inScope(row.url);
       c.transaction(() => {
-        for (const link of doc.links) {
+        for (const [index, link] of doc.links.entries()) {
           const target =
             link.canonical === null
               ? null
@@ -248,6 +254,7 @@ export class ResponseArchiver {
                   parentInScope: inScope,
                   typeHint: link.typeHint,
                   redirectHops: 0,
+                  pastLinkCap: index >= MAX_LINKS_QUEUED_PER_PAGE,
                 });
           const place = target === null ? null : this.memo.plannedTarget(target, link.typeHint);
           // An archived target's file is final, so a reference to it never needs redoing.
