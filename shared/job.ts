@@ -87,8 +87,11 @@ export const FetchSettingsSchema = z
     deadlineMs: positiveInt.default(120_000),
     maxResponseBytes: positiveInt.default(100 * 1024 * 1024),
     maxRedirects: nonNegativeInt.default(10),
-    /** Retries of 429/503 and transient network errors. */
-    maxRetries: nonNegativeInt.default(3),
+    /**
+     * Retries of a transient failure (a timeout, a reset, 408, 429, 5xx), each from the back of the
+     * site's queue after a back-off; framing errors and refusals are not retried.
+     */
+    maxRetries: nonNegativeInt.default(2),
   })
   .strict();
 

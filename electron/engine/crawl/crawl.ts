@@ -2,6 +2,7 @@ import type { CrawlEvent, CrawlState, ProgressEvent } from '../../../shared/craw
 import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
+import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
 import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import type { Archive } from '../store/archive.js';
@@ -27,6 +28,8 @@ export interface CrawlOptions {
   onEvent?: (e: CrawlEvent) => void;
   /** Progress event period; default DEFAULT_PROGRESS_INTERVAL_MS. */
   progressIntervalMs?: number;
+  /** First retry's back-off, doubled for the next; default DEFAULT_RETRY_BACKOFF_MS (tests shrink it). */
+  retryBackoffMs?: number;
 }
 
 /** Payload digests the WARC writer keeps in memory (some 400 bytes each; its default is 50,000). */
@@ -37,6 +40,9 @@ const REMEMBERED_DIGESTS = 4_096;
  * timer's turn can come late, so every finished request also emits one once this much has passed.
  */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
+
+/** Back-off before a transient failure's first retry (then twice that, with jitter). */
+export const DEFAULT_RETRY_BACKOFF_MS = 2_000;
 
 /** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
 const ROBOTS_ATTEMPTS = 3;
@@ -71,6 +77,7 @@ export class Crawl {
   private wakeAtMs = Infinity;
   private progressTimer: NodeJS.Timeout | null = null;
   private readonly progressIntervalMs: number;
+  private readonly retryBackoffMs: number;
   private lastProgressMs = 0;
   /** Responses being parsed, recorded and saved after their request finished, over all sites. */
   private processing = 0;
@@ -95,11 +102,14 @@ export class Crawl {
     this.gates = opts.gates ?? new HostGateRegistry();
     this.emit = opts.onEvent ?? (() => {});
     this.progressIntervalMs = opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    this.retryBackoffMs = opts.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
     const c = archive.catalogue;
     this.meter = new ProgressMeter(c.countByState(), c.countBySkipReason(), c.totalBytes());
     this.priorDurationMs = Number(c.getMeta('duration_ms') ?? '0');
     this.fetcher = new Fetcher({
       ...this.job.fetch,
+      // Retries go to the back of the site's queue (process()), never holding a connection.
+      maxRetries: 0,
       userAgent: userAgentFor(this.job),
       connectionsPerOrigin: this.job.politeness.perHostConnections,
     });
@@ -261,7 +271,11 @@ export class Crawl {
   /** true: a task started; a number: ms until this site may start one; false: nothing to do now. */
   private tryStart(s: SiteWork): boolean | number {
     this.lanes.refill(s);
-    if (s.buffer.length === 0 || s.processing >= this.job.politeness.perHostConnections) return false;
+    if (s.processing >= this.job.politeness.perHostConnections) return false;
+    if (s.buffer.length === 0) {
+      const due = this.lanes.takeDueRetry(s, Date.now());
+      if (due !== true) return due === Infinity ? false : due;
+    }
     if (s.robots === null) return this.startRobots(s);
     const policy = s.robots;
     // URLs that need no request are settled here, without spending a politeness slot on them.
@@ -286,7 +300,11 @@ export class Crawl {
       s.processing++;
       this.processing++;
     };
-    this.process(row, fetched)
+    let retrying = false;
+    this.process(row, fetched, (waitMs) => {
+      retrying = true;
+      this.lanes.retryLater(s, row, Date.now() + waitMs);
+    })
       .catch((e: unknown) => this.fail(e))
       .finally(() => {
         if (fetching) {
@@ -297,7 +315,7 @@ export class Crawl {
           s.processing--;
           this.processing--;
         }
-        this.lanes.leased.delete(row.id);
+        if (!retrying) this.lanes.leased.delete(row.id);
         this.pump();
       });
     return true;
@@ -356,10 +374,16 @@ export class Crawl {
     s.robots = robotsPolicyFrom(row, robotsUrlFor(s.site), USER_AGENT_TOKEN);
   }
 
-  private async process(row: QueuedRow, fetched: () => void): Promise<void> {
+  /**
+   * Fetches and archives one queued URL. A transient failure (a timeout, a reset, 429 or 5xx) with
+   * attempts left is counted in the catalogue and handed to `retry` with its back-off; the last
+   * attempt's outcome is recorded, saying how many attempts were made.
+   */
+  private async process(row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
     const abort = new AbortController();
     this.inFlight.set(abort, row.url);
     let res: FetchResponse;
+    const attempt = row.attempts + 1;
     try {
       res = await this.fetcher.fetch(row.url, { signal: abort.signal });
       fetched();
@@ -371,13 +395,28 @@ export class Crawl {
         if (this.limits.stopReason !== null) this.archiver!.skip(row, this.limits.stopReason);
         return;
       }
-      this.archiver!.failed(row, `${e.code}: ${e.message}`);
+      if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.retryBackoffMs), retry)) {
+        this.archiver!.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`);
+      }
       return;
     } finally {
       this.inFlight.delete(abort);
     }
-    if (await this.archiver!.archive(row, res)) this.limits.pageSaved();
+    if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.retryBackoffMs), retry)) return;
+    if (await this.archiver!.archive(row, res, attemptsNote(attempt))) this.limits.pageSaved();
     this.limits.checkBytes();
+  }
+
+  /**
+   * Counts a transient failure with attempts left and, while the crawl runs, schedules the next
+   * attempt (a pausing crawl leaves it to the next run); false when the outcome is to be recorded.
+   */
+  private retryLater(row: QueuedRow, attempt: number, waitMs: number | null, retry: (waitMs: number) => void): boolean {
+    if (waitMs === null || attempt > this.job.fetch.maxRetries) return false;
+    this.archive.catalogue.setAttempts(row.id, attempt);
+    row.attempts = attempt;
+    if (this.state === 'running') retry(waitMs);
+    return true;
   }
 
   private fail(e: unknown): void {

@@ -89,9 +89,10 @@ export class ResponseArchiver {
   /**
    * Archives a response fetched for `row`. The WARC record is written before the outcome commits: a
    * kill in between re-fetches the URL (one extra record) but never leaves an outcome without its
-   * record. Returns whether an HTML page was saved.
+   * record. `attemptsNote` says how often an error answer was asked for. Returns whether an HTML
+   * page was saved.
    */
-  async archive(row: QueuedRow, res: FetchResponse): Promise<boolean> {
+  async archive(row: QueuedRow, res: FetchResponse, attemptsNote = ''): Promise<boolean> {
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
     const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
     let doc: PreparedTicket | null = null;
@@ -115,7 +116,7 @@ export class ResponseArchiver {
           bytes: res.body.length,
           localPath: null,
           redirectToId: null,
-          error: null,
+          error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${attemptsNote}`,
           title: null,
         });
       }

@@ -4,7 +4,7 @@ import type { FailureReason, RobotsProblem, UrlFacts } from '../../../shared/url
 import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
 import { StringPool } from './stringPool.js';
-import { SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
+import { ADDED_COLUMNS, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
 
 export class ArchiveInUseError extends Error {
   constructor(file: string) {
@@ -43,6 +43,8 @@ export interface QueuedRow {
   requisite: number;
   type_hint: string | null;
   redirect_hops: number;
+  /** Failed attempts so far (transient failures waiting for a retry). */
+  attempts: number;
 }
 
 export interface NewUrl {
@@ -142,7 +144,11 @@ const STATEMENTS = {
   insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
      VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason)`,
   requeue: "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
-  nextQueued: "SELECT id, url, depth, requisite, type_hint, redirect_hops FROM urls WHERE site = ? AND state = 'queued' ORDER BY depth, id LIMIT ?",
+  nextQueued:
+    "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts = 0 ORDER BY depth, id LIMIT ?",
+  nextRetry:
+    "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts > 0 ORDER BY depth, id LIMIT ?",
+  setAttempts: 'UPDATE urls SET attempts = ? WHERE id = ?',
   sitesQueued: "SELECT DISTINCT site FROM urls WHERE state = 'queued'",
   outcome: `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
        local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
@@ -223,6 +229,10 @@ export class Catalogue {
             throw new ArchiveFormatError(`archive schema version ${v!.value} is not supported (expected ${SCHEMA_VERSION})`);
           }
           for (let from = version; from < SCHEMA_VERSION; from++) db.exec(SCHEMA_UPGRADES[from]!);
+          for (const { table, column, sql } of ADDED_COLUMNS) {
+            const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
+            if (!columns.some((c) => c.name === column)) db.exec(sql);
+          }
           db.prepare(
             "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           ).run(String(SCHEMA_VERSION));
@@ -344,6 +354,16 @@ export class Catalogue {
 
   nextQueued(site: string, limit: number): QueuedRow[] {
     return this.stmt('nextQueued').all(site, limit) as QueuedRow[];
+  }
+
+  /** Queued URLs of a site waiting for a retry (a transient failure), in queue order. */
+  nextRetry(site: string, limit: number): QueuedRow[] {
+    return this.stmt('nextRetry').all(site, limit) as QueuedRow[];
+  }
+
+  /** Counts a failed attempt of a queued URL; it stays queued. */
+  setAttempts(id: number, attempts: number): void {
+    this.stmt('setAttempts').run(attempts, id);
   }
 
   sitesWithQueued(): string[] {
