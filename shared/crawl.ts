@@ -107,6 +107,8 @@ export interface UrlRecord {
   redirectTo: string | null;
   skipReason: SkipReason | null;
   error: string | null;
+  /** Why it was not archived, in one line (from the error, skip reason or answer); null when archived or queued. */
+  reason: string | null;
 }
 
 /** What `harvest stats` reports. */
@@ -121,4 +123,6 @@ export interface CrawlStats {
   /** Time spent crawling, summed over runs (pauses excluded). */
   durationMs: number;
   robotsPolicy: 'obeyed' | 'ignored';
+  /** What went wrong in the last run, e.g. seeds that could not be reached; null when nothing did. */
+  message: string | null;
 }

@@ -205,14 +205,15 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
     const c = outcome.counts;
     const summary = c ? countsSentence(c) : 'counts unavailable';
     if (outcome.state === 'finished') {
-      process.stderr.write(`finished: ${summary}\nmirror: ${mirrorIndex}\n`);
+      const problem = outcome.error === null ? '' : `${outcome.error}\n`;
+      process.stderr.write(`${problem ? 'finished with errors' : 'finished'}: ${summary}\n${problem}mirror: ${mirrorIndex}\n`);
       return 0;
     }
     if (outcome.state === 'paused') {
       process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archiveDir}\n`);
       return 130;
     }
-    process.stderr.write(`harvest: crawl stopped by an error: ${outcome.error ?? 'unknown'}\nresume with: harvest resume ${archiveDir}\n`);
+    process.stderr.write(`harvest: crawl failed: ${outcome.error ?? 'unknown error'}\nresume with: harvest resume ${archiveDir}\n`);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);
@@ -268,7 +269,8 @@ async function main(argv: string[]): Promise<number> {
             `${s.name} (${s.state}), seeds ${s.seeds.join(' ')}\n` +
               `${countsSentence(s.counts)}\n` +
               `skipped by reason: ${skips || 'none'}\n` +
-              `crawl time ${formatDuration(s.durationMs)}, robots.txt ${s.robotsPolicy}\n`,
+              `crawl time ${formatDuration(s.durationMs)}, robots.txt ${s.robotsPolicy}\n` +
+              (s.message === null ? '' : `${s.state === 'failed' ? 'failed' : 'problems'}: ${s.message}\n`),
           );
         }
       } finally {
@@ -284,7 +286,7 @@ async function main(argv: string[]): Promise<number> {
         for (const r of archive.catalogue.iterateRecords()) {
           const out = values.json
             ? JSON.stringify(r)
-            : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.skipReason ?? r.error ?? r.redirectTo ?? ''}`;
+            : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}`;
           if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
         }
       } finally {

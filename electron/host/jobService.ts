@@ -280,7 +280,7 @@ export class JobService {
       this.runners.delete(r.id);
       const cancelled = this.cancelRequested.delete(r.id);
       r.status = cancelled && outcome.state !== 'failed' && outcome.state !== 'finished' ? 'cancelled' : statusAfterRun(outcome.state);
-      r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : null;
+      r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : outcome.state === 'finished' ? outcome.error : null;
       r.bytesOnDisk = diskUsage(r.archiveDir);
       this.facts.set(r.id, readFacts(r.archiveDir));
       if (this.records.has(r.id)) this.changed(r);

@@ -17,6 +17,8 @@ import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
+import { unreachedSeeds } from './seedOutcomes.js';
+import { STATE_MESSAGE } from '../store/stats.js';
 
 export interface CrawlOptions {
   /** Shared by every crawl in the process so concurrent jobs stay polite to a common host. */
@@ -89,6 +91,7 @@ export class Crawl {
   private readonly limits: CrawlLimits;
   private settle: ((s: CrawlState) => void) | null = null;
   private fatal: Error | null = null;
+  private unreached: string | null = null;
   private warc: WarcWriter | null = null;
   private documents: DocumentPool | null = null;
   /** Set once the WARC writer and document workers are open. */
@@ -135,9 +138,18 @@ export class Crawl {
     return this.state === 'finishing' ? 'running' : this.state;
   }
 
-  /** Why the run stopped with state 'failed'. */
+  /** Why the run stopped with state 'failed' because of an error. */
   get failure(): Error | null {
     return this.fatal;
+  }
+
+  /**
+   * What went wrong without stopping the crawl: the seeds that could not be reached, and why. A
+   * crawl none of whose seeds could be reached ends 'failed' with it; one with some ends 'finished'
+   * with it ("finished with errors").
+   */
+  get problem(): string | null {
+    return this.unreached;
   }
 
   /** Runs until the crawl finishes or is paused; resolves with the state it stopped in. */
@@ -280,7 +292,9 @@ export class Crawl {
     const policy = s.robots;
     // URLs that need no request are settled here, without spending a politeness slot on them.
     while (!policy.isAllowed(s.buffer[0]!.url)) {
-      this.archiver!.skip(s.buffer.shift()!, 'robots');
+      const row = s.buffer.shift()!;
+      if (policy.unavailable === undefined) this.archiver!.skip(row, 'robots');
+      else this.archiver!.skip(row, 'robots:unreachable', policy.unavailable);
       this.lanes.refill(s);
       if (s.buffer.length === 0) return false;
     }
@@ -451,7 +465,15 @@ export class Crawl {
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }
-    await this.stop(this.fatal ? 'failed' : 'finished');
+    const seeds = unreachedSeeds(this.archive.catalogue, this.job.seeds);
+    if (seeds.unreached.length > 0) {
+      const list = seeds.unreached.map((u) => `${u.seed}: ${u.reason}`).join('; ');
+      this.unreached =
+        seeds.unreached.length === seeds.total
+          ? `no seed could be reached: ${list}`
+          : `${seeds.unreached.length} of ${seeds.total} seeds could not be reached: ${list}`;
+    }
+    await this.stop(this.fatal || (this.unreached !== null && seeds.unreached.length === seeds.total) ? 'failed' : 'finished');
   }
 
   private async stop(wanted: CrawlState): Promise<void> {
@@ -469,6 +491,7 @@ export class Crawl {
         this.archiver?.saveCaptures();
         c.setMeta('duration_ms', String(this.elapsedMs()));
         c.setMeta('state', final);
+        c.setMeta(STATE_MESSAGE, this.fatal?.message ?? this.unreached ?? '');
         if (final === 'finished') c.setMeta('finished_at', new Date().toISOString());
       });
       if (final !== 'finished') await writeEntryPage(this.archive);
@@ -487,7 +510,13 @@ export class Crawl {
       this.emit({
         type: 'state',
         state: final,
-        ...(this.fatal ? { message: this.fatal.message } : this.limits.stopReason ? { message: `${this.limits.stopReason} reached` } : {}),
+        ...(this.fatal
+          ? { message: this.fatal.message }
+          : this.unreached !== null
+            ? { message: this.unreached }
+            : this.limits.stopReason
+              ? { message: `${this.limits.stopReason} reached` }
+              : {}),
       });
       settle(final);
     }

@@ -67,10 +67,10 @@ export class ResponseArchiver {
     this.unsavedCaptures = [];
   }
 
-  skip(row: QueuedRow, reason: SkipReason): void {
-    this.p.catalogue.skip(row, reason);
+  skip(row: QueuedRow, reason: SkipReason, error: string | null = null): void {
+    this.p.catalogue.skip(row, reason, error);
     this.p.meter.finished('skipped', 0, reason);
-    this.p.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: reason });
+    this.p.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: reason, ...(error !== null && { error }) });
   }
 
   failed(row: QueuedRow, error: string, res?: FetchResponse): void {

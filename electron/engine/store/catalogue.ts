@@ -154,7 +154,7 @@ const STATEMENTS = {
        local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
        skip_reason = NULL
      WHERE id = @id`,
-  skip: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?",
+  skip: "UPDATE urls SET state = 'skipped', skip_reason = ?, error = ? WHERE id = ?",
   skipAllQueued: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND id NOT IN (SELECT value FROM json_each(?))",
   skipQueuedPages: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0 AND id NOT IN (SELECT value FROM json_each(?))",
   addLink: 'INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)',
@@ -381,8 +381,9 @@ export class Catalogue {
     });
   }
 
-  skip(target: { id: number; url: string }, reason: SkipReason): void {
-    this.stmt('skip').run(reason, target.id);
+  /** `error` says what lies behind the reason, e.g. why robots.txt could not be had. */
+  skip(target: { id: number; url: string }, reason: SkipReason, error: string | null = null): void {
+    this.stmt('skip').run(reason, error, target.id);
     this.patchCached(target.url, { state: 'skipped', skip_reason: reason });
   }
 
@@ -583,7 +584,7 @@ export class Catalogue {
            r.file, r.offset, r.length, rb.http_status AS robots_status, rb.error AS robots_error, rb.site AS robots_site
          FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id LEFT JOIN urls p ON p.id = u.parent_id
            LEFT JOIN original_records r ON r.url_id = u.id
-           LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason = 'robots'
+           LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason IN ('robots', 'robots:unreachable')
          WHERE u.url = ?`,
       )
       .get(url) as Record<string, unknown> | undefined;
@@ -628,6 +629,17 @@ export class Catalogue {
       .all(limit) as FailureReason[];
   }
 
+  /** One URL's record, or null. */
+  recordOf(url: string): UrlRecord | null {
+    const r = this.db
+      .prepare(
+        `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error
+         FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id WHERE u.url = ?`,
+      )
+      .get(url) as Record<string, unknown> | undefined;
+    return r ? toUrlRecord(r) : null;
+  }
+
   /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */
   *iterateRecords(): Generator<UrlRecord> {
     const stmt = this.db.prepare(
@@ -653,7 +665,25 @@ function toUrlRecord(r: Record<string, unknown>): UrlRecord {
     redirectTo: (r.redirect_to as string | null) ?? null,
     skipReason: (r.skip_reason as SkipReason | null) ?? null,
     error: (r.error as string | null) ?? null,
+    reason: reasonOf(r),
   };
+}
+
+/** Why a URL was not archived, in one line: its error, skip reason or answer; null for archived and queued URLs. */
+function reasonOf(r: Record<string, unknown>): string | null {
+  const error = (r.error as string | null) ?? null;
+  switch (r.state as UrlState) {
+    case 'skipped':
+      return error === null ? `skipped: ${String(r.skip_reason)}` : `skipped: ${String(r.skip_reason)}: ${error}`;
+    case 'redirect':
+      return error ?? `HTTP ${String(r.http_status)} redirect to ${(r.redirect_to as string | null) ?? 'an unusable URL'}`;
+    case 'http-error':
+      return error ?? `HTTP ${String(r.http_status)}`;
+    case 'failed':
+      return error ?? 'failed';
+    default:
+      return null;
+  }
 }
 
 function isBusy(e: unknown): boolean {
