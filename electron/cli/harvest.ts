@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CrawlEvent } from '../../shared/crawl.js';
-import { JobValidationError, parseJob, type Job, type JobInput } from '../../shared/job.js';
+import { CookiesTxtError, parseCookiesTxt } from '../../shared/cookiesTxt.js';
+import { JobValidationError, parseJob, type Cookie, type Job, type JobInput } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { CrawlRunner } from '../host/crawlRunner.js';
 import { canonicalize } from '../engine/url/canonical.js';
@@ -44,6 +46,11 @@ const FLAG_FOR_SETTING: Record<string, string> = {
   'traps.maxQueryVariantsPerPath': '--max-query-variants',
   'fetch.maxResponseBytes': '--max-response-bytes',
   'fetch.deadlineMs': '--deadline-ms',
+  'request.acceptLanguage': '--accept-language',
+  'request.userAgentSuffix': '--user-agent-suffix',
+  'request.headers': '--header',
+  'request.basicAuth.username': '--auth-user',
+  'request.basicAuth.urlPrefix': '--auth-prefix',
 };
 
 function describeJobError(e: JobValidationError): string {
@@ -72,6 +79,12 @@ const CRAWL_OPTIONS = {
   'no-offsite-requisites': { type: 'boolean' },
   'no-warc': { type: 'boolean' },
   contact: { type: 'string' },
+  'accept-language': { type: 'string' },
+  'user-agent-suffix': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  cookies: { type: 'string' },
+  'auth-user': { type: 'string' },
+  'auth-prefix': { type: 'string' },
   'max-url-length': { type: 'string' },
   'max-path-slashes': { type: 'string' },
   'max-segment-repeats': { type: 'string' },
@@ -147,12 +160,35 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
         maxQueryVariantsPerPath: int(v['max-query-variants'], 'max-query-variants'),
       }),
     },
+    request: requestFromFlags(v),
     fetch: {
       ...(v['max-response-bytes'] !== undefined && {
         maxResponseBytes: int(v['max-response-bytes'], 'max-response-bytes'),
       }),
       ...(v['deadline-ms'] !== undefined && { deadlineMs: int(v['deadline-ms'], 'deadline-ms') }),
     },
+  };
+}
+
+/** The job's request settings from the flags; the cookies file is read here, the password from the environment. */
+function requestFromFlags(v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput['request'] {
+  let cookies: Cookie[] = [];
+  if (v.cookies !== undefined) {
+    try {
+      cookies = parseCookiesTxt(readFileSync(v.cookies, 'utf8'));
+    } catch (e) {
+      const why = e instanceof CookiesTxtError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      throw new UsageError(`--cookies: cannot read ${v.cookies}: ${why}`);
+    }
+  }
+  const password = process.env.HARVEST_AUTH_PASSWORD;
+  if (v['auth-user'] !== undefined && password === undefined) throw new UsageError('--auth-user needs the password in HARVEST_AUTH_PASSWORD');
+  return {
+    ...(v['accept-language'] !== undefined && { acceptLanguage: v['accept-language'] }),
+    ...(v['user-agent-suffix'] !== undefined && { userAgentSuffix: v['user-agent-suffix'] }),
+    headers: v.header ?? [],
+    cookies,
+    basicAuth: { username: v['auth-user'] ?? '', password: v['auth-user'] !== undefined ? (password ?? '') : '', urlPrefix: v['auth-prefix'] ?? '' },
   };
 }
 

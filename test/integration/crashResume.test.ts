@@ -76,7 +76,7 @@ describe('a crawl killed with SIGKILL at random moments', () => {
   it('resumes to the same archive as an uninterrupted crawl, re-fetching only what was in flight', async () => {
     const reference = path.join(work, 'reference');
     const t0 = Date.now();
-    const ref = spawnSync(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', reference, '--quiet'], {
+    const ref = spawnSync(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', reference, '--quiet', '--delay-ms', '0'], {
       encoding: 'utf8',
     });
     assert.equal(ref.status, 0, ref.stderr);
@@ -85,7 +85,7 @@ describe('a crawl killed with SIGKILL at random moments', () => {
     await fetch(`${site.origin}/__stats/reset`, { method: 'POST' });
     const killed = path.join(work, 'killed');
     let kills = 0;
-    let code = await runAndKill(['crawl', `${site.origin}/`, '--out', killed], Math.random() * (referenceMs / KILLS));
+    let code = await runAndKill(['crawl', `${site.origin}/`, '--out', killed, '--delay-ms', '0'], Math.random() * (referenceMs / KILLS));
     if (code === null) kills++;
     while (code !== 0) {
       assert.ok(code === null, `resume exited with ${code}`);

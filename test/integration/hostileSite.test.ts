@@ -285,7 +285,7 @@ describe('harvest crawl of a hostile website', () => {
     site = await startHostileSite();
     archive = path.join(work, 'archive');
     mirror = path.join(archive, 'mirror');
-    const limits = ['--deadline-ms', String(DEADLINE_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES)];
+    const limits = ['--deadline-ms', String(DEADLINE_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES), '--delay-ms', '0'];
     // The one-page control crawl gives this machine's baseline memory for the bomb check.
     control = await runHarvest(['crawl', `${site.origin}/control.html`, '--out', path.join(work, 'control'), '--quiet', ...limits]);
     run = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--quiet', '--connections', '4', ...limits], {

@@ -1,5 +1,6 @@
 import type { CrawlEvent, CrawlState, ProgressEvent } from '../../../shared/crawl.js';
-import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
+import { performance } from 'node:perf_hooks';
+import { ADAPTIVE_DELAY_FLOOR_MS, HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
 import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
@@ -15,6 +16,7 @@ import { CrawlLimits } from './crawlLimits.js';
 import { Frontier } from './frontier.js';
 import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
+import { RequestHeaders } from './requestHeaders.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
 import { unreachedSeeds } from './seedOutcomes.js';
@@ -43,6 +45,9 @@ const REMEMBERED_DIGESTS = 4_096;
  */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
 
+/** The longest gap an adaptive delay leaves (after a timeout it would otherwise be minutes). */
+const MAX_ADAPTIVE_DELAY_MS = 60_000;
+
 /** Back-off before a transient failure's first retry (then twice that, with jitter). */
 export const DEFAULT_RETRY_BACKOFF_MS = 2_000;
 
@@ -67,6 +72,7 @@ export class Crawl {
   private readonly job: Job;
   private readonly gates: HostGates;
   private readonly fetcher: Fetcher;
+  private readonly requestHeaders: RequestHeaders;
   private readonly meter: ProgressMeter;
   private readonly frontier: Frontier;
   private readonly lanes: Lanes;
@@ -109,10 +115,12 @@ export class Crawl {
     const c = archive.catalogue;
     this.meter = new ProgressMeter(c.countByState(), c.countBySkipReason(), c.totalBytes());
     this.priorDurationMs = Number(c.getMeta('duration_ms') ?? '0');
+    this.requestHeaders = new RequestHeaders(this.job);
     this.fetcher = new Fetcher({
       ...this.job.fetch,
       // Retries go to the back of the site's queue (process()), never holding a connection.
       maxRetries: 0,
+      extraHeaders: this.requestHeaders.common,
       userAgent: userAgentFor(this.job),
       connectionsPerOrigin: this.job.politeness.perHostConnections,
     });
@@ -298,8 +306,12 @@ export class Crawl {
       this.lanes.refill(s);
       if (s.buffer.length === 0) return false;
     }
+    const now = Date.now();
+    const adaptive = this.adaptiveWait(s, now);
+    if (adaptive > 0) return adaptive;
     const acquired = this.gates.tryAcquire(s.host, this.limitsFor(policy));
     if (typeof acquired === 'number') return acquired;
+    s.lastStartMs = now;
     const row = s.buffer.shift()!;
     this.lanes.leased.add(row.id);
     s.lane.active++;
@@ -315,7 +327,7 @@ export class Crawl {
       this.processing++;
     };
     let retrying = false;
-    this.process(row, fetched, (waitMs) => {
+    this.process(s, row, fetched, (waitMs) => {
       retrying = true;
       this.lanes.retryLater(s, row, Date.now() + waitMs);
     })
@@ -335,11 +347,24 @@ export class Crawl {
     return true;
   }
 
+  /**
+   * What the host gates enforce: the job's connections and its fixed delay, or the adaptive
+   * delay's floor (adaptiveWait adds the rest per site); Crawl-delay raises either.
+   */
   private limitsFor(policy: RobotsPolicy) {
-    return {
-      maxConnections: this.job.politeness.perHostConnections,
-      delayMs: Math.max(this.job.politeness.delayMs, policy.crawlDelayMs),
-    };
+    const delayMs = this.job.politeness.delayMs ?? ADAPTIVE_DELAY_FLOOR_MS;
+    return { maxConnections: this.job.politeness.perHostConnections, delayMs: Math.max(delayMs, policy.crawlDelayMs) };
+  }
+
+  /**
+   * With an adaptive delay, ms until the site's next request may start: twice its last response
+   * time after the last start (at most MAX_ADAPTIVE_DELAY_MS), so a server that slows down is asked
+   * less often. Kept per site rather than in the shared gates, which keep the strictest delay ever
+   * asked while a host is busy and would never let it fall again.
+   */
+  private adaptiveWait(s: SiteWork, nowMs: number): number {
+    if (this.job.politeness.delayMs !== null) return 0;
+    return s.lastStartMs + Math.min(2 * s.lastResponseMs, MAX_ADAPTIVE_DELAY_MS) - nowMs;
   }
 
   private startRobots(s: SiteWork): boolean | number {
@@ -393,16 +418,20 @@ export class Crawl {
    * attempts left is counted in the catalogue and handed to `retry` with its back-off; the last
    * attempt's outcome is recorded, saying how many attempts were made.
    */
-  private async process(row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
+  private async process(s: SiteWork, row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
     const abort = new AbortController();
     this.inFlight.set(abort, row.url);
     let res: FetchResponse;
     const attempt = row.attempts + 1;
+    const startedMs = performance.now();
     try {
-      res = await this.fetcher.fetch(row.url, { signal: abort.signal });
+      res = await this.fetcher.fetch(row.url, { signal: abort.signal, headers: this.requestHeaders.for(row.url) });
+      s.lastResponseMs = res.durationMs;
       fetched();
       this.pump();
     } catch (e) {
+      // A timeout is the slowest answer of all: the adaptive delay backs off after it too.
+      s.lastResponseMs = performance.now() - startedMs;
       if (!(e instanceof FetchError)) throw e;
       // Abandoned by a pause or a limit: the URL stays queued, unless a limit ended the crawl.
       if (e.code === 'aborted') {

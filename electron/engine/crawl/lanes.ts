@@ -20,6 +20,10 @@ export interface SiteWork {
    * its back-off has passed and nothing else is buffered. They stay leased meanwhile.
    */
   retries: RetryWait[];
+  /** How long the site's last request took (ms), for the adaptive delay; 0 before the first. */
+  lastResponseMs: number;
+  /** When its last request started (Date.now()). */
+  lastStartMs: number;
   robots: RobotsPolicy | null;
   robotsFetching: boolean;
   robotsAttempts: number;
@@ -77,6 +81,8 @@ export class Lanes {
       processing: 0,
       exhausted: false,
       retries: [],
+      lastResponseMs: 0,
+      lastStartMs: -Infinity,
       robots: this.initialRobots,
       robotsFetching: false,
       robotsAttempts: 0,

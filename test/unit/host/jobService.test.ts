@@ -41,7 +41,7 @@ describe('job service', () => {
 
   it('runs a job: progress events, pause, resume, finished, then answers queries from the archive', async () => {
     const { host, log } = newHost(path.join(work, 'data-run'));
-    const job = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'Site', seeds: [`${site.origin}/`], limits: { maxPages: 20 }, politeness: { perHostConnections: 2 } } }));
+    const job = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'Site', seeds: [`${site.origin}/`], limits: { maxPages: 20 }, politeness: { perHostConnections: 2, delayMs: 0 } } }));
     assert.equal(job.status, 'new');
     assert.equal(job.job.limits.maxDepth, null, 'defaults are filled in');
 
@@ -109,7 +109,7 @@ describe('job service', () => {
     const dir = path.join(work, 'data-crash');
     const { host } = newHost(dir);
     assert.throws(() => DataDir.open(dir), DataDirInUseError);
-    const job = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: [`${site.origin}/`], limits: { maxPages: 5 } } }));
+    const job = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: [`${site.origin}/`], limits: { maxPages: 5 }, politeness: { delayMs: 0 } } }));
     await host.shutdown();
     // What a host that died mid-crawl leaves behind: the job still marked running.
     const data = DataDir.open(dir);
@@ -126,8 +126,8 @@ describe('job service', () => {
 
   it('runs two jobs at once, each in its own worker', async () => {
     const { host, log } = newHost(path.join(work, 'data-two'));
-    const a = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'A', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } }));
-    const b = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'B', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } }));
+    const a = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'A', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } }));
+    const b = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'B', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } }));
     assert.notEqual(a.archiveDir, b.archiveDir);
     const done = Promise.all([log.jobStatus(a.id, 'finished'), log.jobStatus(b.id, 'finished')]);
     value(await host.handle('jobs.start', { id: a.id }));
