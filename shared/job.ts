@@ -207,6 +207,15 @@ export const JobSchema = z
   })
   .strict();
 
+/** The app's settings, set once for every job it creates. */
+export const AppSettingsSchema = z
+  .object({
+    /** The institution's contact for site owners (a URL or an e-mail address); new jobs take it. */
+    contact: contact.nullable().default(null),
+  })
+  .strict();
+export type AppSettings = z.infer<typeof AppSettingsSchema>;
+
 export type Scope = z.infer<typeof ScopeSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type Politeness = z.infer<typeof PolitenessSchema>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RATE_HISTORY_POINTS, type ArchiveSummary, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
-import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
+import { JobValidationError, parseJob, type AppSettings, type Job } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
@@ -54,8 +54,10 @@ export class JobService {
   /** Politeness per host, shared by every crawl worker, so jobs on one host keep to the stricter limits together. */
   private readonly gates = createHostGatesBuffer();
   private closed = false;
+  private appSettings: AppSettings;
 
   constructor(private readonly opts: JobServiceOptions) {
+    this.appSettings = opts.dataDir.loadSettings();
     for (const r of opts.dataDir.loadJobs()) {
       // Still marked running: the last host died without checkpointing this job.
       if (r.status === 'running' || r.status === 'pausing') r.status = 'interrupted';
@@ -100,8 +102,22 @@ export class JobService {
     });
   }
 
+  /** The app's settings. */
+  get settings(): AppSettings {
+    return this.appSettings;
+  }
+
+  saveSettings(settings: AppSettings): AppSettings {
+    this.opts.dataDir.saveSettings(settings);
+    this.appSettings = settings;
+    return settings;
+  }
+
+  /** A job left without a contact takes the institution's, from the settings. */
   create(input: unknown, archiveDir?: string): JobSummary {
-    const job = validJob(input);
+    const withContact =
+      typeof input === 'object' && input !== null && !('contactUrl' in input) ? { ...input, contactUrl: this.appSettings.contact } : input;
+    const job = validJob(withContact);
     const id = randomUUID();
     const dir = path.resolve(archiveDir ?? path.join(this.opts.dataDir.archivesDir, `${slug(job.name)}-${id.slice(0, 8)}`));
     try {

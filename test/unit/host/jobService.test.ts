@@ -89,6 +89,24 @@ describe('job service', () => {
     assert.equal(!again.ok && again.error.code, 'conflict');
   });
 
+  it("keeps the institution's contact in the settings: new jobs and the form's defaults take it, with no contact before", async () => {
+    const dataDir = path.join(work, 'data-settings');
+    let { host } = newHost(dataDir);
+    const before = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: ['http://127.0.0.1:9/'] } }));
+    assert.equal(before.job.contactUrl, null, 'no default contact pointing at anyone else');
+    assert.equal((await host.handle('settings.set', { settings: { contact: 'not a contact' } })).ok, false);
+    value(await host.handle('settings.set', { settings: { contact: 'mailto:archive@library.example' } }));
+    const info = value<{ defaults: { contactUrl: string | null } }>(await host.handle('app.info', {}));
+    assert.equal(info.defaults.contactUrl, 'mailto:archive@library.example');
+    const after = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: ['http://127.0.0.1:9/'] } }));
+    assert.equal(after.job.contactUrl, 'mailto:archive@library.example');
+    const own = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: ['http://127.0.0.1:9/'], contactUrl: 'https://dept.example/' } }));
+    assert.equal(own.job.contactUrl, 'https://dept.example/', 'a job may name its own');
+    await host.shutdown();
+    ({ host } = newHost(dataDir));
+    assert.deepEqual(value(await host.handle('settings.get', {})), { contact: 'mailto:archive@library.example' }, 'kept across launches');
+  });
+
   it('answers invalid jobs with field issues, unknown commands and bad arguments with invalid-args', async () => {
     const { host } = newHost(path.join(work, 'data-invalid'));
     const r = await host.handle('jobs.create', { job: { seeds: ['ftp://x'], limits: { maxPages: -1 } } });
