@@ -90,6 +90,22 @@ describe('a seed that cannot be reached', () => {
     assert.match(list.stdout, /^skipped\t\thttp:\/\/127\.0\.0\.1:\d+\/\tskipped: robots:unreachable: robots\.txt unreachable: /m);
   });
 
+  it('a resume asks the unreachable site again, and finishes once it answers', async () => {
+    const port = Number(new URL(refused).port);
+    const back = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>back</title>'));
+    await new Promise<void>((resolve) => back.listen(port, '127.0.0.1', resolve));
+    try {
+      const archive = path.join(work, 'alone');
+      const resumed = await runHarvest(['resume', archive, '--quiet']);
+      assert.equal(resumed.status, 0, resumed.stderr);
+      const [seed] = listRecords(archive);
+      assert.equal(seed?.state, 'archived');
+      assert.equal(readArchiveStats(archive).message, null);
+    } finally {
+      back.close();
+    }
+  });
+
   it('a crawl with one seed out of two unreachable finishes with errors that name it', () => {
     assert.equal(mixed.status, 0, mixed.stderr);
     assert.match(mixed.stderr, /^finished with errors: /m);

@@ -113,6 +113,8 @@ export class Crawl {
     this.progressIntervalMs = opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     this.retryBackoffMs = opts.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
     const c = archive.catalogue;
+    // A site that could not be reached is asked again on resume (the failed job's "resume to try again").
+    c.transaction(() => c.retryUnreachable());
     this.meter = new ProgressMeter(c.countByState(), c.countBySkipReason(), c.totalBytes());
     this.priorDurationMs = Number(c.getMeta('duration_ms') ?? '0');
     this.requestHeaders = new RequestHeaders(this.job);

@@ -629,6 +629,21 @@ export class Catalogue {
       .all(limit) as FailureReason[];
   }
 
+  /**
+   * Puts back what a run could not reach, so the next one asks again: robots.txt that was
+   * unreachable or answered 5xx is forgotten, the URLs it kept out are queued again, and so are
+   * seeds (and their redirect hops) that failed without an answer. Returns how many were queued.
+   */
+  retryUnreachable(): number {
+    this.db.prepare('DELETE FROM robots WHERE error IS NOT NULL OR http_status >= 500').run();
+    const skipped = this.db
+      .prepare("UPDATE urls SET state = 'queued', skip_reason = NULL, error = NULL WHERE state = 'skipped' AND skip_reason = 'robots:unreachable'")
+      .run().changes;
+    const seeds = this.db.prepare("UPDATE urls SET state = 'queued', error = NULL, attempts = 0 WHERE state = 'failed' AND depth = 0").run().changes;
+    this.forget();
+    return skipped + seeds;
+  }
+
   /** One URL's record, or null. */
   recordOf(url: string): UrlRecord | null {
     const r = this.db
