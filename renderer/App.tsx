@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Confirm } from './features/Confirm/index.js';
 import { Jobs } from './features/Jobs/index.js';
 import { Library } from './features/Library/index.js';
+import { Settings } from './features/Settings/index.js';
 import { ShortcutsHelp } from './features/ShortcutsHelp/index.js';
 import { Toasts } from './features/Toasts/index.js';
 import { Viewer } from './features/Viewer/index.js';
@@ -24,6 +25,7 @@ export function App() {
   const go = useNav((s) => s.go);
   const running = useJobs(selectRunningCount);
   const pendingLeave = useNav((s) => s.pendingLeave);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   useShortcuts(currentJobIds);
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
@@ -50,6 +52,9 @@ export function App() {
             {running} running
           </span>
         )}
+        <button className="tab" onClick={() => setSettingsOpen(true)} title="Settings: the institution's contact" data-testid="nav-settings">
+          Settings
+        </button>
         <button className="tab" onClick={() => useNav.getState().setHelp(true)} title="Keyboard shortcuts (?)" data-testid="nav-help">
           ?
         </button>
@@ -72,6 +77,7 @@ export function App() {
         </Confirm>
       )}
       <ShortcutsHelp />
+      {settingsOpen && <Settings onClose={() => setSettingsOpen(false)} />}
       <Toasts />
     </div>
   );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
-import type { Job, JobIssue } from './job.js';
+import { AppSettingsSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
 
@@ -205,6 +205,9 @@ export const COMMANDS = {
   'exports.list': { args: z.object({ id }).strict() },
   /** Re-checks a finished export's fixity (bag and WACZ manifests, or the sha256 taken when written). */
   'exports.verify': { args: z.object({ exportId: id }).strict() },
+  'settings.get': { args: z.object({}).strict() },
+  /** Saves the app's settings; the job form's defaults follow (app.info). */
+  'settings.set': { args: z.object({ settings: AppSettingsSchema }).strict() },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -247,6 +250,8 @@ export interface CommandResults {
   'jobs.progress': JobProgressHistory;
   'exports.list': ExportRecord[];
   'exports.verify': ExportRecord;
+  'settings.get': AppSettings;
+  'settings.set': AppSettings;
 }
 
 /** One export's life, pushed as 'export' events while it runs. */

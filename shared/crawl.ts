@@ -2,6 +2,8 @@
 export const SKIP_REASONS = [
   'scope',
   'robots',
+  /** robots.txt could not be fetched (refused, unreachable, 5xx), so the site is kept out (RFC 9309); the row's error says why. */
+  'robots:unreachable',
   'trap:url-length',
   'trap:path-slashes',
   'trap:segment-repeats',
@@ -11,6 +13,8 @@ export const SKIP_REASONS = [
   'limit:pages',
   'limit:bytes',
   'limit:duration',
+  /** Found on a page past the most links the crawl queues from one page (its references are still rewritten). */
+  'limit:links-per-page',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -103,6 +107,8 @@ export interface UrlRecord {
   redirectTo: string | null;
   skipReason: SkipReason | null;
   error: string | null;
+  /** Why it was not archived, in one line (from the error, skip reason or answer); null when archived or queued. */
+  reason: string | null;
 }
 
 /** What `harvest stats` reports. */
@@ -117,4 +123,6 @@ export interface CrawlStats {
   /** Time spent crawling, summed over runs (pauses excluded). */
   durationMs: number;
   robotsPolicy: 'obeyed' | 'ignored';
+  /** What went wrong in the last run, e.g. seeds that could not be reached; null when nothing did. */
+  message: string | null;
 }

@@ -3,7 +3,6 @@ import { z } from 'zod';
 /** Version of the tool, recorded in every archive it writes. */
 export const HARVEST_VERSION = '0.1.0';
 
-export const DEFAULT_CONTACT_URL = 'https://github.com/harvest-archiving/harvest#for-webmasters';
 
 const httpUrl = z.string().refine(
   (s) => {
@@ -59,8 +58,12 @@ export const LimitsSchema = z
 export const PolitenessSchema = z
   .object({
     perHostConnections: z.number().int().min(1).max(64).default(2),
-    /** Minimum gap between the starts of two requests to one host; robots.txt Crawl-delay raises it. */
-    delayMs: nonNegativeInt.default(0),
+    /**
+     * Gap between the starts of two requests to one host. null: adaptive, twice the host's last
+     * response time and at least ADAPTIVE_DELAY_FLOOR_MS; a number: that fixed gap (0 for none).
+     * robots.txt Crawl-delay raises either.
+     */
+    delayMs: nonNegativeInt.nullable().default(null),
     respectRobots: z.boolean().default(true),
   })
   .strict();
@@ -87,8 +90,11 @@ export const FetchSettingsSchema = z
     deadlineMs: positiveInt.default(120_000),
     maxResponseBytes: positiveInt.default(100 * 1024 * 1024),
     maxRedirects: nonNegativeInt.default(10),
-    /** Retries of 429/503 and transient network errors. */
-    maxRetries: nonNegativeInt.default(3),
+    /**
+     * Retries of a transient failure (a timeout, a reset, 408, 429, 5xx), each from the back of the
+     * site's queue after a back-off; framing errors and refusals are not retried.
+     */
+    maxRetries: nonNegativeInt.default(2),
   })
   .strict();
 
@@ -97,6 +103,84 @@ export const WarcSettingsSchema = z
     /** Record every exchange as WARC 1.1 while crawling: the archival record of the harvest. */
     enabled: z.boolean().default(true),
     maxFileBytes: positiveInt.default(1024 * 1024 * 1024),
+  })
+  .strict();
+
+/** The least gap an adaptive delay leaves between two requests to one host. */
+export const ADAPTIVE_DELAY_FLOOR_MS = 250;
+
+/** A contact for site owners: an http(s) URL, a mailto: URL or a bare e-mail address. */
+const EMAIL = /^[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[^\s@<>()"',;:]+$/;
+const contact = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((s) => s === '' || EMAIL.test(s.replace(/^mailto:/i, '')) || httpUrl.safeParse(s).success, {
+    message: 'must be an http(s) URL or an e-mail address',
+  });
+
+/** Header names a job may not set: the fetcher's own, and what would break HTTP/1.1 framing. */
+const RESERVED_HEADERS = new Set([
+  'host', 'user-agent', 'accept-encoding', 'connection', 'content-length', 'transfer-encoding', 'keep-alive',
+  'upgrade', 'expect', 'te', 'trailer', 'proxy-connection', 'cookie', 'authorization',
+]);
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\r\n]*)$/;
+const headerLine = z
+  .string()
+  .trim()
+  .refine((s) => HEADER_LINE.test(s), { message: "must read 'Name: value'" })
+  .refine((s) => !RESERVED_HEADERS.has(s.slice(0, s.indexOf(':')).toLowerCase()), {
+    message: 'sets a header Harvest sends itself (cookies and credentials have their own settings)',
+  });
+
+/** One cookie of a Netscape cookies.txt (what browsers' export extensions and curl write). */
+export const CookieSchema = z
+  .object({
+    domain: z.string().min(1),
+    /** The file's second column: also sent to subdomains of `domain`. */
+    includeSubdomains: z.boolean(),
+    path: z.string().startsWith('/'),
+    /** Sent over https only. */
+    secure: z.boolean(),
+    /** Unix seconds; 0 for a session cookie. */
+    expires: nonNegativeInt,
+    name: z.string().min(1),
+    value: z.string(),
+  })
+  .strict();
+
+export const RequestSettingsSchema = z
+  .object({
+    /** Sent as Accept-Language (e.g. "fr, en;q=0.5"), so a site that negotiates languages answers in these; '' sends none. */
+    acceptLanguage: z
+      .string()
+      .trim()
+      .max(200)
+      .refine((s) => /^[A-Za-z0-9*,;=. \t-]*$/.test(s), { message: 'must be language tags such as "fr, en;q=0.5"' })
+      .default(''),
+    /** Added after Harvest's product token and contact in the User-Agent. */
+    userAgentSuffix: z
+      .string()
+      .trim()
+      .max(200)
+      .refine((s) => !/[\r\n]/.test(s), { message: 'must be one line' })
+      .default(''),
+    /** Further request headers, "Name: value" each, sent with every request. */
+    headers: z.array(headerLine).default([]),
+    /** Cookies sent where they match (domain, path, https), as imported from a cookies.txt. */
+    cookies: z.array(CookieSchema).default([]),
+    /**
+     * HTTP basic authentication for staff-only sections, sent only to URLs under `urlPrefix` or,
+     * when that is '', to the seeds' sites. '' username: none.
+     */
+    basicAuth: z
+      .object({
+        username: z.string().max(200).refine((s) => !s.includes(':'), { message: 'must not contain ":"' }).default(''),
+        password: z.string().max(500).default(''),
+        urlPrefix: z.union([z.literal(''), httpUrl]).default(''),
+      })
+      .strict()
+      .default({ username: '', password: '', urlPrefix: '' }),
   })
   .strict();
 
@@ -112,10 +196,25 @@ export const JobSchema = z
     warc: WarcSettingsSchema.default(WarcSettingsSchema.parse({})),
     /** Fetch images, CSS, scripts, fonts and media from hosts outside the scope so pages look right offline. */
     offsiteRequisites: z.boolean().default(true),
-    /** Where the site owner can learn about this crawl; goes into the User-Agent. */
-    contactUrl: httpUrl.default(DEFAULT_CONTACT_URL),
+    /**
+     * How site owners reach the archivist (an http(s) URL, or an e-mail address, bare or mailto:),
+     * sent in the User-Agent (an address also as From); null or '' for none. The app fills it from
+     * its settings (the institution's contact); there is no default pointing at anyone else.
+     */
+    contactUrl: contact.nullable().default(null),
+    /** What every request carries beyond Harvest's own headers. */
+    request: RequestSettingsSchema.default(RequestSettingsSchema.parse({})),
   })
   .strict();
+
+/** The app's settings, set once for every job it creates. */
+export const AppSettingsSchema = z
+  .object({
+    /** The institution's contact for site owners (a URL or an e-mail address); new jobs take it. */
+    contact: contact.nullable().default(null),
+  })
+  .strict();
+export type AppSettings = z.infer<typeof AppSettingsSchema>;
 
 export type Scope = z.infer<typeof ScopeSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
@@ -124,6 +223,8 @@ export type TrapGuards = z.infer<typeof TrapGuardsSchema>;
 export type FetchSettings = z.infer<typeof FetchSettingsSchema>;
 export type WarcSettings = z.infer<typeof WarcSettingsSchema>;
 export type Job = z.infer<typeof JobSchema>;
+export type RequestSettings = z.infer<typeof RequestSettingsSchema>;
+export type Cookie = z.infer<typeof CookieSchema>;
 export type JobInput = z.input<typeof JobSchema>;
 
 export interface JobIssue {
@@ -146,6 +247,17 @@ export function parseJob(input: unknown): Job {
   throw new JobValidationError(r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
 }
 
-export function userAgentFor(job: Job): string {
-  return `Harvest/${HARVEST_VERSION} (web archiving; +${job.contactUrl})`;
+/** The job's contact as an e-mail address (mailto: removed), or null when it is a URL or unset. */
+export function contactEmail(job: Pick<Job, 'contactUrl'>): string | null {
+  const c = job.contactUrl?.trim() ?? '';
+  const address = c.replace(/^mailto:/i, '');
+  return c !== '' && EMAIL.test(address) ? address : null;
+}
+
+/** e.g. "Harvest/0.1.0 (web archiving; +mailto:archive@uni.example) Library-Project/2". */
+export function userAgentFor(job: Pick<Job, 'contactUrl' | 'request'>): string {
+  const email = contactEmail(job);
+  const contactText = email !== null ? `mailto:${email}` : job.contactUrl?.trim() || null;
+  const product = `Harvest/${HARVEST_VERSION} (web archiving${contactText ? `; +${contactText}` : ''})`;
+  return job.request.userAgentSuffix ? `${product} ${job.request.userAgentSuffix}` : product;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CrawlEvent } from '../../shared/crawl.js';
-import { JobValidationError, parseJob, type Job, type JobInput } from '../../shared/job.js';
+import { CookiesTxtError, parseCookiesTxt } from '../../shared/cookiesTxt.js';
+import { JobValidationError, parseJob, type Cookie, type Job, type JobInput } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { CrawlRunner } from '../host/crawlRunner.js';
 import { canonicalize } from '../engine/url/canonical.js';
@@ -45,6 +47,11 @@ const FLAG_FOR_SETTING: Record<string, string> = {
   'traps.maxQueryVariantsPerPath': '--max-query-variants',
   'fetch.maxResponseBytes': '--max-response-bytes',
   'fetch.deadlineMs': '--deadline-ms',
+  'request.acceptLanguage': '--accept-language',
+  'request.userAgentSuffix': '--user-agent-suffix',
+  'request.headers': '--header',
+  'request.basicAuth.username': '--auth-user',
+  'request.basicAuth.urlPrefix': '--auth-prefix',
 };
 
 function describeJobError(e: JobValidationError): string {
@@ -73,6 +80,12 @@ const CRAWL_OPTIONS = {
   'no-offsite-requisites': { type: 'boolean' },
   'no-warc': { type: 'boolean' },
   contact: { type: 'string' },
+  'accept-language': { type: 'string' },
+  'user-agent-suffix': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  cookies: { type: 'string' },
+  'auth-user': { type: 'string' },
+  'auth-prefix': { type: 'string' },
   'max-url-length': { type: 'string' },
   'max-path-slashes': { type: 'string' },
   'max-segment-repeats': { type: 'string' },
@@ -148,12 +161,35 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
         maxQueryVariantsPerPath: int(v['max-query-variants'], 'max-query-variants'),
       }),
     },
+    request: requestFromFlags(v),
     fetch: {
       ...(v['max-response-bytes'] !== undefined && {
         maxResponseBytes: int(v['max-response-bytes'], 'max-response-bytes'),
       }),
       ...(v['deadline-ms'] !== undefined && { deadlineMs: int(v['deadline-ms'], 'deadline-ms') }),
     },
+  };
+}
+
+/** The job's request settings from the flags; the cookies file is read here, the password from the environment. */
+function requestFromFlags(v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput['request'] {
+  let cookies: Cookie[] = [];
+  if (v.cookies !== undefined) {
+    try {
+      cookies = parseCookiesTxt(readFileSync(v.cookies, 'utf8'));
+    } catch (e) {
+      const why = e instanceof CookiesTxtError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      throw new UsageError(`--cookies: cannot read ${v.cookies}: ${why}`);
+    }
+  }
+  const password = process.env.HARVEST_AUTH_PASSWORD;
+  if (v['auth-user'] !== undefined && password === undefined) throw new UsageError('--auth-user needs the password in HARVEST_AUTH_PASSWORD');
+  return {
+    ...(v['accept-language'] !== undefined && { acceptLanguage: v['accept-language'] }),
+    ...(v['user-agent-suffix'] !== undefined && { userAgentSuffix: v['user-agent-suffix'] }),
+    headers: v.header ?? [],
+    cookies,
+    basicAuth: { username: v['auth-user'] ?? '', password: v['auth-user'] !== undefined ? (password ?? '') : '', urlPrefix: v['auth-prefix'] ?? '' },
   };
 }
 
@@ -206,14 +242,15 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
     const c = outcome.counts;
     const summary = c ? countsSentence(c) : 'counts unavailable';
     if (outcome.state === 'finished') {
-      process.stderr.write(`finished: ${summary}\nmirror: ${mirrorIndex}\n`);
+      const problem = outcome.error === null ? '' : `${outcome.error}\n`;
+      process.stderr.write(`${problem ? 'finished with errors' : 'finished'}: ${summary}\n${problem}mirror: ${mirrorIndex}\n`);
       return 0;
     }
     if (outcome.state === 'paused') {
       process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archiveDir}\n`);
       return 130;
     }
-    process.stderr.write(`harvest: crawl stopped by an error: ${outcome.error ?? 'unknown'}\nresume with: harvest resume ${archiveDir}\n`);
+    process.stderr.write(`harvest: crawl failed: ${outcome.error ?? 'unknown error'}\nresume with: harvest resume ${archiveDir}\n`);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);
@@ -269,7 +306,8 @@ async function main(argv: string[]): Promise<number> {
             `${s.name} (${s.state}), seeds ${s.seeds.join(' ')}\n` +
               `${countsSentence(s.counts)}\n` +
               `skipped by reason: ${skips || 'none'}\n` +
-              `crawl time ${formatDuration(s.durationMs)}, robots.txt ${s.robotsPolicy}\n`,
+              `crawl time ${formatDuration(s.durationMs)}, robots.txt ${s.robotsPolicy}\n` +
+              (s.message === null ? '' : `${s.state === 'failed' ? 'failed' : 'problems'}: ${s.message}\n`),
           );
         }
       } finally {
@@ -285,7 +323,7 @@ async function main(argv: string[]): Promise<number> {
         for (const r of archive.catalogue.iterateRecords()) {
           const out = values.json
             ? JSON.stringify(r)
-            : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.skipReason ?? r.error ?? r.redirectTo ?? ''}`;
+            : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}`;
           if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
         }
       } finally {

@@ -47,11 +47,19 @@ const CRAWL_OPTIONS_HELP = `options:
   --exclude <regex>             never crawl URLs matching (repeatable)
   --max-depth <n>  --max-pages <n>  --max-bytes <n>  --max-duration <seconds>
   --connections <n>             parallel requests per host (default 2)
-  --delay-ms <n>                minimum gap between requests to one host (default 0)
+  --delay-ms <n>                fixed gap between request starts to one host (default: adaptive,
+                                twice the last response time, at least 250 ms)
   --ignore-robots               do not obey robots.txt (recorded in the archive)
   --no-offsite-requisites       do not fetch images/CSS/scripts from other hosts
   --no-warc                     do not record WARC files (the mirror only)
-  --contact <url>               contact URL sent in the User-Agent
+  --contact <url-or-email>      how site owners reach you, sent in the User-Agent (none by default)
+  --accept-language <tags>      languages to ask for, e.g. "fr, en;q=0.5" (recorded in the WARC)
+  --user-agent-suffix <text>    added to the User-Agent
+  --header <'Name: value'>      an extra request header (repeatable)
+  --cookies <cookies.txt>       send the cookies of a Netscape cookies.txt where they match
+  --auth-user <name>            HTTP basic auth for the seeds' sites; the password is read from
+                                the HARVEST_AUTH_PASSWORD environment variable
+  --auth-prefix <url>           send basic auth only to URLs under this prefix
   --max-url-length <n>  --max-path-slashes <n>  --max-segment-repeats <n>
   --max-query-params <n>  --max-query-variants <n>     crawler-trap guards
   --max-response-bytes <n>  --deadline-ms <n>          per-request limits

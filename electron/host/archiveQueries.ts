@@ -107,6 +107,7 @@ const statsSchema = z.object({
   finishedAt: z.string().nullable(),
   durationMs: z.number(),
   robotsPolicy: z.enum(['obeyed', 'ignored']),
+  message: z.string().nullable(),
 });
 
 const urlRecordSchema = z.object({
@@ -120,6 +121,7 @@ const urlRecordSchema = z.object({
   redirectTo: z.string().nullable(),
   skipReason: z.enum(SKIP_REASONS).nullable(),
   error: z.string().nullable(),
+  reason: z.string().nullable(),
 });
 
 const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string(), capturedAt: z.string().nullable().optional() });

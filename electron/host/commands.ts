@@ -55,7 +55,15 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     return rest;
   })();
   const handlers: Handlers = {
-    'app.info': () => ({ version: HARVEST_VERSION, dataDir: jobs.dataDir, defaults, host: shell.host, viewerBase: shell.viewerBase }),
+    'app.info': () => ({
+      version: HARVEST_VERSION,
+      dataDir: jobs.dataDir,
+      defaults: { ...defaults, contactUrl: jobs.settings.contact },
+      host: shell.host,
+      viewerBase: shell.viewerBase,
+    }),
+    'settings.get': () => jobs.settings,
+    'settings.set': (a) => jobs.saveSettings(a.settings),
     'app.ping': (a) => ({ sentAtMs: a.sentAtMs }),
     'jobs.list': () => jobs.list(),
     'jobs.create': (a) => jobs.create(a.job, a.archiveDir),

@@ -6,6 +6,7 @@ import { FromWorkerSchema, type CrawlWorkerData, type ToWorker } from './workerP
 
 export interface RunOutcome {
   state: CrawlState;
+  /** Why it failed, or for a finished crawl what went wrong all the same (seeds that could not be reached). */
   error: string | null;
   /** Final counters, when the worker got as far as reading them. */
   counts: CrawlCounts | null;

@@ -86,7 +86,7 @@ function crawlArchive(archive: Archive): void {
       if (data.seedsFile !== undefined) await admitSeedList(data.seedsFile, archive.job, archive.catalogue);
       crawl = newCrawl();
       state = await crawl.run();
-      error = crawl.failure?.message ?? null;
+      error = crawl.failure?.message ?? crawl.problem;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }

@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { JOB_STATUSES } from '../../shared/contract.js';
+import { AppSettingsSchema, type AppSettings } from '../../shared/job.js';
 
 const LOCK_FILE = 'harvest.lock';
 const JOBS_FILE = 'jobs.json';
+const SETTINGS_FILE = 'settings.json';
 
 /** The OS's per-user application data folder for Harvest (Electron passes app.getPath('userData') instead). */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -37,8 +39,9 @@ export type JobRecord = z.infer<typeof JobRecordSchema>;
 const JobsFileSchema = z.object({ version: z.literal(1), jobs: z.array(JobRecordSchema) });
 
 /**
- * The host's data folder: jobs.json (written to a temporary name and renamed, so a crash leaves the
- * old or the new file, never half of one) and a lock file naming the owning process.
+ * The host's data folder: jobs.json and settings.json (each written to a temporary name and renamed,
+ * so a crash leaves the old or the new file, never half of one) and a lock file naming the owning
+ * process.
  */
 export class DataDir {
   private constructor(readonly dir: string) {}
@@ -75,9 +78,24 @@ export class DataDir {
   }
 
   saveJobs(jobs: JobRecord[]): void {
-    const file = path.join(this.dir, JOBS_FILE);
+    this.writeAtomically(JOBS_FILE, JSON.stringify({ version: 1, jobs }, null, 1));
+  }
+
+  /** The app's settings; defaults when none were saved. */
+  loadSettings(): AppSettings {
+    const file = path.join(this.dir, SETTINGS_FILE);
+    if (!existsSync(file)) return AppSettingsSchema.parse({});
+    return AppSettingsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  }
+
+  saveSettings(settings: AppSettings): void {
+    this.writeAtomically(SETTINGS_FILE, JSON.stringify(settings, null, 1));
+  }
+
+  private writeAtomically(name: string, text: string): void {
+    const file = path.join(this.dir, name);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: 1, jobs }, null, 1));
+    writeFileSync(tmp, text);
     renameSync(tmp, file);
   }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RATE_HISTORY_POINTS, type ArchiveSummary, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
-import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
+import { JobValidationError, parseJob, type AppSettings, type Job } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
 import { removeArchiveContents } from '../engine/store/archiveFolder.js';
@@ -55,8 +55,10 @@ export class JobService {
   /** Politeness per host, shared by every crawl worker, so jobs on one host keep to the stricter limits together. */
   private readonly gates = createHostGatesBuffer();
   private closed = false;
+  private appSettings: AppSettings;
 
   constructor(private readonly opts: JobServiceOptions) {
+    this.appSettings = opts.dataDir.loadSettings();
     for (const r of opts.dataDir.loadJobs()) {
       // Still marked running: the last host died without checkpointing this job.
       if (r.status === 'running' || r.status === 'pausing') r.status = 'interrupted';
@@ -101,8 +103,22 @@ export class JobService {
     });
   }
 
+  /** The app's settings. */
+  get settings(): AppSettings {
+    return this.appSettings;
+  }
+
+  saveSettings(settings: AppSettings): AppSettings {
+    this.opts.dataDir.saveSettings(settings);
+    this.appSettings = settings;
+    return settings;
+  }
+
+  /** A job left without a contact takes the institution's, from the settings. */
   create(input: unknown, archiveDir?: string): JobSummary {
-    const job = validJob(input);
+    const withContact =
+      typeof input === 'object' && input !== null && !('contactUrl' in input) ? { ...input, contactUrl: this.appSettings.contact } : input;
+    const job = validJob(withContact);
     const id = randomUUID();
     const dir = path.resolve(archiveDir ?? path.join(this.opts.dataDir.archivesDir, `${slug(job.name)}-${id.slice(0, 8)}`));
     try {
@@ -329,7 +345,7 @@ export class JobService {
       this.runners.delete(r.id);
       const cancelled = this.cancelRequested.delete(r.id);
       r.status = cancelled && outcome.state !== 'failed' && outcome.state !== 'finished' ? 'cancelled' : statusAfterRun(outcome.state);
-      r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : null;
+      r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : outcome.state === 'finished' ? outcome.error : null;
       r.bytesOnDisk = diskUsage(r.archiveDir);
       this.facts.set(r.id, readFacts(r.archiveDir));
       if (this.records.has(r.id)) this.changed(r);

@@ -18,12 +18,13 @@ const defaults = {
   name: 'Untitled harvest',
   scope: { mode: 'host', include: [], exclude: [] },
   limits: { maxDepth: null, maxPages: null, maxBytes: null, maxDurationMs: null },
-  politeness: { perHostConnections: 2, delayMs: 0, respectRobots: true },
+  politeness: { perHostConnections: 2, delayMs: null, respectRobots: true },
   traps: { maxUrlLength: 2048, maxPathSlashes: 15, maxSegmentRepeats: 3, maxQueryParams: 12, maxQueryVariantsPerPath: 500 },
-  fetch: { connectTimeoutMs: 10000, headersTimeoutMs: 30000, bodyIdleTimeoutMs: 30000, deadlineMs: 120000, maxResponseBytes: 104857600, maxRedirects: 10, maxRetries: 3 },
+  fetch: { connectTimeoutMs: 10000, headersTimeoutMs: 30000, bodyIdleTimeoutMs: 30000, deadlineMs: 120000, maxResponseBytes: 104857600, maxRedirects: 10, maxRetries: 2 },
   warc: { enabled: true, maxFileBytes: 1073741824 },
   offsiteRequisites: true,
-  contactUrl: 'https://github.com/harvest-archiving/harvest#for-webmasters',
+  contactUrl: null,
+  request: { acceptLanguage: '', userAgentSuffix: '', headers: [], cookies: [], basicAuth: { username: '', password: '', urlPrefix: '' } },
 };
 const counts = (archived, queued, extra = {}) => ({
   discovered: archived + queued + 40, queued, inFlight: queued ? 2 : 0, archived, redirects: 12, httpErrors: 3, failed: 1, skipped: 24,

@@ -5,15 +5,17 @@ import { JobValidationError, parseJob } from '../../shared/job.js';
  * The job form's model: one text/boolean value per setting, keyed by the setting's dotted path so
  * that JobIssue paths (from the local parseJob or the host's 'invalid-job' reply) land on fields.
  */
-export type FieldKind = 'text' | 'lines' | 'int' | 'bool' | 'scope';
+export type FieldKind = 'text' | 'lines' | 'int' | 'bool' | 'scope' | 'password' | 'cookies';
 
 export interface FieldDef {
   path: string;
   label: string;
   kind: FieldKind;
-  group: 'Site' | 'Scope' | 'Limits' | 'Politeness' | 'Trap guards' | 'Requisites and record';
+  group: 'Site' | 'Scope' | 'Limits' | 'Politeness' | 'Trap guards' | 'Requisites and record' | 'Requests';
   /** Empty means "no limit" (null). */
   nullable?: boolean;
+  /** What an empty nullable field means, if not "no limit". */
+  nullLabel?: string;
   /** Shown value × scale = stored value, e.g. seconds shown for milliseconds stored. */
   scale?: number;
   unit?: string;
@@ -31,7 +33,16 @@ export const FIELDS: FieldDef[] = [
   { path: 'limits.maxBytes', label: 'Max size', kind: 'int', group: 'Limits', nullable: true, scale: 1_000_000, unit: 'MB' },
   { path: 'limits.maxDurationMs', label: 'Max duration', kind: 'int', group: 'Limits', nullable: true, scale: 60_000, unit: 'min' },
   { path: 'politeness.perHostConnections', label: 'Connections per host', kind: 'int', group: 'Politeness' },
-  { path: 'politeness.delayMs', label: 'Delay between requests', kind: 'int', group: 'Politeness', unit: 'ms' },
+  {
+    path: 'politeness.delayMs',
+    label: 'Delay between requests',
+    kind: 'int',
+    group: 'Politeness',
+    unit: 'ms',
+    nullable: true,
+    nullLabel: 'adaptive',
+    help: 'Empty: adaptive, twice the last response time and at least 250 ms',
+  },
   { path: 'politeness.respectRobots', label: 'Obey robots.txt', kind: 'bool', group: 'Politeness' },
   { path: 'traps.maxUrlLength', label: 'Max URL length', kind: 'int', group: 'Trap guards' },
   { path: 'traps.maxPathSlashes', label: 'Max slashes in path', kind: 'int', group: 'Trap guards' },
@@ -40,7 +51,14 @@ export const FIELDS: FieldDef[] = [
   { path: 'traps.maxQueryVariantsPerPath', label: 'Max query variants per path', kind: 'int', group: 'Trap guards' },
   { path: 'offsiteRequisites', label: 'Fetch images, styles and scripts from other hosts', kind: 'bool', group: 'Requisites and record' },
   { path: 'warc.enabled', label: 'Record WARC files', kind: 'bool', group: 'Requisites and record' },
-  { path: 'contactUrl', label: 'Contact URL (sent to sites)', kind: 'text', group: 'Requisites and record' },
+  { path: 'contactUrl', label: 'Contact (URL or e-mail, sent to sites)', kind: 'text', group: 'Requests', help: 'New jobs take the institution contact from Settings' },
+  { path: 'request.acceptLanguage', label: 'Languages (Accept-Language)', kind: 'text', group: 'Requests', help: 'e.g. fr, en;q=0.5 — empty sends none' },
+  { path: 'request.userAgentSuffix', label: 'User-Agent suffix', kind: 'text', group: 'Requests' },
+  { path: 'request.headers', label: 'Extra headers', kind: 'lines', group: 'Requests', help: "One 'Name: value' per line" },
+  { path: 'request.cookies', label: 'Cookies', kind: 'cookies', group: 'Requests', help: 'Import a cookies.txt (Netscape format)' },
+  { path: 'request.basicAuth.username', label: 'Basic auth user', kind: 'text', group: 'Requests', help: "Sent only to the seeds' sites, or under the URL prefix below" },
+  { path: 'request.basicAuth.password', label: 'Basic auth password', kind: 'password', group: 'Requests', help: 'Kept out of the WARC files and exports' },
+  { path: 'request.basicAuth.urlPrefix', label: 'Basic auth URL prefix', kind: 'text', group: 'Requests' },
 ];
 
 export type JobDraft = Record<string, string | boolean>;
@@ -67,6 +85,7 @@ export function draftFromJob(job: Partial<Job>): JobDraft {
     if (f.kind === 'bool') draft[f.path] = v === true;
     else if (f.kind === 'lines') draft[f.path] = Array.isArray(v) ? v.join('\n') : '';
     else if (f.kind === 'int') draft[f.path] = typeof v === 'number' ? String(v / (f.scale ?? 1)) : '';
+    else if (f.kind === 'cookies') draft[f.path] = JSON.stringify(Array.isArray(v) ? v : []);
     else draft[f.path] = typeof v === 'string' ? v : '';
   }
   return draft;
@@ -76,7 +95,8 @@ export function draftFromJob(job: Partial<Job>): JobDraft {
 export function describeDefault(field: FieldDef, defaults: Omit<Job, 'seeds'> | null): string | null {
   if (!defaults || field.path === 'seeds') return null;
   const v = getPath(defaults, field.path);
-  if (v === null) return 'no limit';
+  if (v === null) return field.nullLabel ?? 'no limit';
+  if (field.kind === 'password' || field.kind === 'cookies') return null;
   if (typeof v === 'boolean') return v ? 'on' : 'off';
   if (typeof v === 'number') return `${v / (field.scale ?? 1)}${field.unit ? ` ${field.unit}` : ''}`;
   if (Array.isArray(v)) return v.length ? v.join(', ') : 'none';
@@ -102,6 +122,7 @@ export function draftToInput(draft: JobDraft, base: Record<string, unknown> = {}
     if (f.kind === 'bool') setPath(input, f.path, raw === true);
     else if (typeof raw !== 'string') continue;
     else if (f.kind === 'lines') setPath(input, f.path, splitLines(raw));
+    else if (f.kind === 'cookies') setPath(input, f.path, JSON.parse(raw) as unknown);
     else if (f.kind === 'int') {
       const t = raw.trim();
       if (t === '') {
@@ -109,7 +130,8 @@ export function draftToInput(draft: JobDraft, base: Record<string, unknown> = {}
         else issues.push({ path: f.path, message: 'is required' });
       } else if (!/^\d+(\.\d+)?$/.test(t)) issues.push({ path: f.path, message: 'must be a number, 0 or more' });
       else setPath(input, f.path, Math.round(Number(t) * (f.scale ?? 1)));
-    } else setPath(input, f.path, f.kind === 'text' ? raw.trim() : raw);
+    } else if (f.kind === 'text' && f.nullable && raw.trim() === '') setPath(input, f.path, null);
+    else setPath(input, f.path, f.kind === 'text' ? raw.trim() : raw);
   }
   // Fields that failed above keep their previous value here, so the schema judges all the others.
   try {

@@ -13,6 +13,7 @@ export const STATE_LABELS: Record<UrlState, string> = {
 export const SKIP_LABELS: Record<SkipReason, string> = {
   scope: 'Out of scope',
   robots: 'robots.txt',
+  'robots:unreachable': 'robots.txt unreachable',
   'trap:url-length': 'Trap: URL too long',
   'trap:path-slashes': 'Trap: too many slashes',
   'trap:segment-repeats': 'Trap: repeated segment',
@@ -22,4 +23,5 @@ export const SKIP_LABELS: Record<SkipReason, string> = {
   'limit:pages': 'Limit: pages',
   'limit:bytes': 'Limit: size',
   'limit:duration': 'Limit: duration',
+  'limit:links-per-page': 'Limit: links per page',
 };

@@ -120,7 +120,7 @@ test('cancel asks first, sits apart from Pause, and stops the job for good', asy
 test('URL detail, the not-in-archive page and Back, and the export download link', async ({ page, harvest, site, api, offsiteRequests }) => {
   test.setTimeout(150_000);
   await page.goto(harvest.url);
-  const jobId = await createJob(page, 'Bench site, 20 pages', `${site.origin}/`, { 'limits.maxPages': '20' });
+  const jobId = await createJob(page, 'Bench site, 20 pages', `${site.origin}/`, { 'limits.maxPages': '20', 'politeness.delayMs': '0' });
   await page.getByTestId('job-start').click();
   await waitForStatus(page, /finished/);
   await expect(page.getByTestId('job-summary')).toBeVisible();

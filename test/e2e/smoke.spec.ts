@@ -21,7 +21,7 @@ test('the app page loads and app.info answers through the HTTP API, all on 127.0
 });
 
 test('an archived page is served offline from the viewer listener, in a frame only, and cannot reach the internet', async ({ page, harvest, site, api, offsiteRequests }) => {
-  const created = await api<{ id: string }>('jobs.create', { job: { name: 'E2E site', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } });
+  const created = await api<{ id: string }>('jobs.create', { job: { name: 'E2E site', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } });
   expect(created.ok).toBe(true);
   if (!created.ok) return;
   const id = created.value.id;

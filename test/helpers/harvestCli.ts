@@ -28,10 +28,10 @@ function peakRssOf(pid: number): number | null {
  * Runs the harvest CLI without blocking the event loop, so servers living in the test process keep
  * answering (spawnSync would deadlock against them). Kills the child with SIGKILL after timeoutMs.
  */
-export function runHarvest(args: string[], opts: { timeoutMs?: number } = {}): Promise<HarvestRun> {
+export function runHarvest(args: string[], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<HarvestRun> {
   const timeoutMs = opts.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
     let stdout = '';
     let stderr = '';
     let peak: number | null = null;

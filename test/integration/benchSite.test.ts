@@ -20,7 +20,7 @@ describe(`harvest crawl of the ${PAGES}-page bench site`, () => {
     work = mkdtempSync(path.join(tmpdir(), 'harvest-it-'));
     site = await startBenchSite({ pages: PAGES, workDir: work, compress: true });
     archive = path.join(work, 'archive');
-    crawl = spawnSync(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', archive, '--quiet'], {
+    crawl = spawnSync(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', archive, '--quiet', '--delay-ms', '0'], {
       encoding: 'utf8',
       timeout: 240_000,
     });

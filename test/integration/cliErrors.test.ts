@@ -59,7 +59,7 @@ describe('harvest command line: bad input', () => {
 
   it('refuses to start a new crawl over an existing archive', async () => {
     const dir = path.join(work, 'twice');
-    const first = harvest('crawl', `${site.origin}/`, '--out', dir, '--quiet', '--max-pages', '3');
+    const first = harvest('crawl', `${site.origin}/`, '--out', dir, '--quiet', '--max-pages', '3', '--delay-ms', '0');
     assert.equal(first.status, 0, first.stderr);
     assertOneLineError(harvest('crawl', `${site.origin}/`, '--out', dir), /already holds an archive/);
   });
@@ -76,7 +76,7 @@ describe('harvest command line: bad input', () => {
 
   it('refuses an archive already opened by another process', async () => {
     const dir = path.join(work, 'busy');
-    const child = spawn(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', dir, '--quiet'], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', dir, '--quiet', '--delay-ms', '0'], { stdio: 'ignore' });
     try {
       const deadline = Date.now() + 20_000;
       while (!existsSync(path.join(dir, 'catalogue.sqlite')) && Date.now() < deadline) {

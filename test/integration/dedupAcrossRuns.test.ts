@@ -45,11 +45,11 @@ describe('payload deduplication across runs', () => {
 
   it("writes a revisit in a later run that refers to the first run's response record", async () => {
     const dir = path.join(work, 'archive');
-    const first = Archive.create(dir, parseJob({ seeds: [`${origin}/a/`] }));
+    const first = Archive.create(dir, parseJob({ seeds: [`${origin}/a/`], politeness: { delayMs: 0 } }));
     try {
       assert.equal(await new Crawl(first).run(), 'finished');
       // A resumed crawl with another seed: the job is what the next run reads from the catalogue.
-      first.catalogue.setMeta('job', JSON.stringify(parseJob({ seeds: [`${origin}/a/`, `${origin}/b/`] })));
+      first.catalogue.setMeta('job', JSON.stringify(parseJob({ seeds: [`${origin}/a/`, `${origin}/b/`], politeness: { delayMs: 0 } })));
     } finally {
       first.close();
     }

@@ -54,7 +54,7 @@ describe('harvest export', () => {
     work = mkdtempSync(path.join(tmpdir(), 'harvest-export-'));
     site = await startBenchSite({ pages: 150, workDir: work });
     archiveDir = path.join(work, 'archive');
-    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archiveDir, '--max-pages', '80', '--quiet']);
+    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archiveDir, '--max-pages', '80', '--quiet', '--delay-ms', '0']);
     assert.equal(crawl.status, 0, crawl.stderr);
   });
 

@@ -48,7 +48,7 @@ describe('ZIP and BagIt exports of a crawled bench site, and harvest verify', ()
     work = mkdtempSync(path.join(tmpdir(), 'harvest-export-'));
     site = await startBenchSite({ pages: PAGES, workDir: work });
     archiveDir = path.join(work, 'archive');
-    const crawl = harvest('crawl', `${site.origin}/`, '--out', archiveDir, '--quiet');
+    const crawl = harvest('crawl', `${site.origin}/`, '--out', archiveDir, '--quiet', '--delay-ms', '0');
     assert.equal(crawl.status, 0, crawl.stderr);
     zipFile = path.join(work, 'site.zip');
     bagDir = path.join(work, 'site-bag');

@@ -24,7 +24,7 @@ describe('the finishing rewrite pass reports progress', () => {
   it('emits progress events naming the pass, from its start to its end, before the crawl finishes', async () => {
     const archive = path.join(work, 'archive');
     const events = path.join(work, 'events.jsonl');
-    const r = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--events-jsonl', events, '--quiet']);
+    const r = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--events-jsonl', events, '--quiet', '--delay-ms', '0']);
     assert.equal(r.status, 0, r.stderr);
 
     const lines = readFileSync(events, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as LoggedEvent);

@@ -285,7 +285,7 @@ describe('harvest crawl of a hostile website', () => {
     site = await startHostileSite();
     archive = path.join(work, 'archive');
     mirror = path.join(archive, 'mirror');
-    const limits = ['--deadline-ms', String(DEADLINE_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES)];
+    const limits = ['--deadline-ms', String(DEADLINE_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES), '--delay-ms', '0'];
     // The one-page control crawl gives this machine's baseline memory for the bomb check.
     control = await runHarvest(['crawl', `${site.origin}/control.html`, '--out', path.join(work, 'control'), '--quiet', ...limits]);
     run = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--quiet', '--connections', '4', ...limits], {
@@ -399,9 +399,17 @@ describe('harvest crawl of a hostile website', () => {
   it('records a connection reset mid-body as a network failure, and the crawl carries on', () => {
     const r = record('/reset');
     assert.equal(r.state, 'failed');
-    assert.match(r.error ?? '', /^network: /);
+    // A reset is transient: two retries, then the record says so. Now and then a reset reaches the
+    // client as an orderly close (the kernel's report of it races libuv's read), which looks just
+    // like a body cut short of its Content-Length: broken framing, recorded without a retry.
     const attempts = site.requests.get('/reset') ?? 0;
-    assert.ok(attempts >= 1 && attempts <= 4, `/reset requested ${attempts} times`);
+    if (/^network: /.test(r.error ?? '')) {
+      assert.equal(attempts, 3);
+      assert.match(r.error ?? '', /\(gave up after 3 attempts\)$/);
+    } else {
+      assert.match(r.error ?? '', /^protocol: connection closed after 32768 bytes of the body \(Content-Length 65536\)/);
+      assert.ok(attempts >= 1 && attempts <= 3, `/reset requested ${attempts} times`);
+    }
     // Pages linked beside it were still archived.
     for (const p of ['/normal.html', '/final.html', '/busy', '/malformed.html']) assert.equal(record(p).state, 'archived');
   });

@@ -236,7 +236,7 @@ describe(`legacy charsets saved as UTF-8 (${PAGES}-page bench site, Big5 and Shi
     extra = await startExtraSite();
     legacyPages = (site.manifest.pages as unknown as CharsetPage[]).filter((p) => p.charset.toLowerCase() !== 'utf-8');
     archive = path.join(work, 'archive');
-    run = await runHarvest(['crawl', `${site.origin}/`, `${extra.origin}/`, '--out', archive, '--quiet'], {
+    run = await runHarvest(['crawl', `${site.origin}/`, `${extra.origin}/`, '--out', archive, '--quiet', '--delay-ms', '0'], {
       timeoutMs: 240_000,
     });
     // Read whatever the catalogue holds even after a failed run, so each test can say what went wrong.

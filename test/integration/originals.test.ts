@@ -39,7 +39,7 @@ describe('originals for the finishing rewrite pass', () => {
     site = await startBenchSite({ pages: 150, workDir: work, compress: true });
     for (const [name, extra] of [['warc', []], ['noWarc', ['--no-warc']]] as const) {
       archives[name] = path.join(work, name);
-      const r = await runHarvest(['crawl', `${site.origin}/`, '--out', archives[name], '--quiet', ...extra]);
+      const r = await runHarvest(['crawl', `${site.origin}/`, '--out', archives[name], '--quiet', '--delay-ms', '0', ...extra]);
       assert.equal(r.status, 0, r.stderr);
     }
   });
@@ -150,7 +150,7 @@ describe('a revisit whose first capture was sent with another Content-Encoding',
 
   it('rewrites the page from the shared payload, decoded as the page itself was sent', async () => {
     const archive = path.join(work, 'archive');
-    const r = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet']);
+    const r = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet', '--delay-ms', '0']);
     assert.equal(r.status, 0, r.stderr);
     const db = new Database(path.join(archive, 'catalogue.sqlite'), { readonly: true });
     try {

@@ -98,7 +98,7 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
   it('replays a deep page with its images', async () => {
     const archive = path.join(work, 'archive');
     // Query-string variants (catalogue pages, calendars) add crawl time and nothing to this check.
-    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--max-depth', '3', '--exclude', '[?]', '--quiet']);
+    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--max-depth', '3', '--exclude', '[?]', '--quiet', '--delay-ms', '0']);
     assert.equal(crawl.status, 0, crawl.stderr);
     const wacz = path.join(work, 'site.wacz');
     const exported = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);

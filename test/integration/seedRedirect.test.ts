@@ -39,7 +39,7 @@ describe('a seed that redirects to another host', () => {
   });
 
   it('crawls the site the seed redirected to, as if it were the seed', async () => {
-    const archive = Archive.create(path.join(work, 'a'), parseJob({ seeds: [`http://localhost:${port}/`] }));
+    const archive = Archive.create(path.join(work, 'a'), parseJob({ seeds: [`http://localhost:${port}/`], politeness: { delayMs: 0 } }));
     try {
       assert.equal(await new Crawl(archive).run(), 'finished');
       const c = archive.catalogue;

@@ -27,7 +27,7 @@ describe('harvest crawl --seeds-file and --events-jsonl', () => {
     writeFileSync(seeds, `# bench seeds\n${site.origin}/\n\n${listed.join('\n')}\n`);
     const archive = path.join(work, 'archive');
     const events = path.join(work, 'events.jsonl');
-    const r = await runHarvest(['crawl', '--seeds-file', seeds, '--out', archive, '--events-jsonl', events, '--max-depth', '0', '--quiet']);
+    const r = await runHarvest(['crawl', '--seeds-file', seeds, '--out', archive, '--events-jsonl', events, '--max-depth', '0', '--quiet', '--delay-ms', '0']);
     assert.equal(r.status, 0, r.stderr);
 
     // The scope comes from one listed URL per host, so the job stays small; every URL was queued.

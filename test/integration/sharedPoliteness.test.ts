@@ -57,7 +57,7 @@ describe('two crawls of one site in one process', () => {
 
   it('never exceed the per-site connection limit together, and both finish', async () => {
     const gates = new HostGateRegistry();
-    const job = parseJob({ seeds: [`${site.origin}/`], politeness: { perHostConnections: 2 } });
+    const job = parseJob({ seeds: [`${site.origin}/`], politeness: { perHostConnections: 2, delayMs: 0 } });
     const archives = [Archive.create(path.join(work, 'a'), job), Archive.create(path.join(work, 'b'), job)];
     try {
       const states = await Promise.all(archives.map((a) => new Crawl(a, { gates }).run()));

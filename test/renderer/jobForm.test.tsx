@@ -116,4 +116,29 @@ describe('job form', () => {
     assert.equal(args.job.name, 'Renamed');
     assert.equal(args.job.fetch.maxRetries, 9);
   });
+
+  it('sets the request settings: languages, headers, basic auth, cookies imported from a cookies.txt, and an adaptive delay by default', async () => {
+    render(<JobForm mode={{ kind: 'create' }} onDone={() => done++} />);
+    assert.equal(field('politeness.delayMs').value, '', 'the delay is adaptive unless one is given');
+    assert.equal(field('politeness.delayMs').placeholder, 'adaptive');
+    assert.equal(field('request.basicAuth.password').type, 'password');
+    type('seeds', 'http://a.test/');
+    type('request.acceptLanguage', 'fr, en;q=0.5');
+    type('request.headers', 'X-Collection: theses');
+    type('request.basicAuth.username', 'staff');
+    type('request.basicAuth.password', 's3cret');
+    const file = new File(['# Netscape HTTP Cookie File\na.test\tFALSE\t/\tFALSE\t0\tsession\tabc\n'], 'cookies.txt', { type: 'text/plain' });
+    await act(async () => {
+      fireEvent.change(field('request.cookies'), { target: { files: [file] } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    assert.equal(screen.getByTestId('job-field-request.cookies-count').textContent, '1 cookie');
+    await save();
+    const args = api.callsTo('jobs.create')[0] as { job: { politeness: { delayMs: number | null }; request: Record<string, unknown> } };
+    assert.equal(args.job.politeness.delayMs, null);
+    assert.equal(args.job.request.acceptLanguage, 'fr, en;q=0.5');
+    assert.deepEqual(args.job.request.headers, ['X-Collection: theses']);
+    assert.deepEqual(args.job.request.basicAuth, { username: 'staff', password: 's3cret', urlPrefix: '' });
+    assert.deepEqual(args.job.request.cookies, [{ domain: 'a.test', includeSubdomains: false, path: '/', secure: false, expires: 0, name: 'session', value: 'abc' }]);
+  });
 });

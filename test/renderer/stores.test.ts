@@ -24,6 +24,7 @@ const record = (i: number): UrlRecord => ({
   redirectTo: null,
   skipReason: null,
   error: null,
+  reason: null,
 });
 
 describe('stores fed by host events', () => {

@@ -25,6 +25,7 @@ const record = (i: number): UrlRecord => ({
   redirectTo: null,
   skipReason: null,
   error: null,
+  reason: null,
 });
 
 describe('URL log', () => {

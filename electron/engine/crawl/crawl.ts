@@ -1,7 +1,9 @@
 import type { CrawlEvent, CrawlState, ProgressEvent } from '../../../shared/crawl.js';
-import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
+import { performance } from 'node:perf_hooks';
+import { ADAPTIVE_DELAY_FLOOR_MS, HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
+import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
 import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import type { Archive } from '../store/archive.js';
@@ -17,9 +19,12 @@ import { CrawlLimits } from './crawlLimits.js';
 import { Frontier } from './frontier.js';
 import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
+import { RequestHeaders } from './requestHeaders.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
 import { indexMissing } from './textIndexing.js';
+import { unreachedSeeds } from './seedOutcomes.js';
+import { STATE_MESSAGE } from '../store/stats.js';
 
 export interface CrawlOptions {
   /** Shared by every crawl in the process so concurrent jobs stay polite to a common host. */
@@ -31,6 +36,8 @@ export interface CrawlOptions {
   onEvent?: (e: CrawlEvent) => void;
   /** Progress event period; default DEFAULT_PROGRESS_INTERVAL_MS. */
   progressIntervalMs?: number;
+  /** First retry's back-off, doubled for the next; default DEFAULT_RETRY_BACKOFF_MS (tests shrink it). */
+  retryBackoffMs?: number;
 }
 
 /** Payload digests the WARC writer keeps in memory (some 400 bytes each; its default is 50,000). */
@@ -41,6 +48,12 @@ const REMEMBERED_DIGESTS = 4_096;
  * timer's turn can come late, so every finished request also emits one once this much has passed.
  */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
+
+/** The longest gap an adaptive delay leaves (after a timeout it would otherwise be minutes). */
+const MAX_ADAPTIVE_DELAY_MS = 60_000;
+
+/** Back-off before a transient failure's first retry (then twice that, with jitter). */
+export const DEFAULT_RETRY_BACKOFF_MS = 2_000;
 
 /** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
 const ROBOTS_ATTEMPTS = 3;
@@ -63,6 +76,7 @@ export class Crawl {
   private readonly job: Job;
   private readonly gates: HostGates;
   private readonly fetcher: Fetcher;
+  private readonly requestHeaders: RequestHeaders;
   private readonly meter: ProgressMeter;
   private readonly frontier: Frontier;
   private readonly lanes: Lanes;
@@ -75,6 +89,7 @@ export class Crawl {
   private wakeAtMs = Infinity;
   private progressTimer: NodeJS.Timeout | null = null;
   private readonly progressIntervalMs: number;
+  private readonly retryBackoffMs: number;
   private lastProgressMs = 0;
   /** Responses being parsed, recorded and saved after their request finished, over all sites. */
   private processing = 0;
@@ -86,6 +101,7 @@ export class Crawl {
   private readonly limits: CrawlLimits;
   private settle: ((s: CrawlState) => void) | null = null;
   private fatal: Error | null = null;
+  private unreached: string | null = null;
   private warc: WarcWriter | null = null;
   private documents: DocumentPool | null = null;
   private textIndex: TextIndex | null = null;
@@ -100,11 +116,18 @@ export class Crawl {
     this.gates = opts.gates ?? new HostGateRegistry();
     this.emit = opts.onEvent ?? (() => {});
     this.progressIntervalMs = opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    this.retryBackoffMs = opts.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
     const c = archive.catalogue;
+    // A site that could not be reached is asked again on resume (the failed job's "resume to try again").
+    c.transaction(() => c.retryUnreachable());
     this.meter = new ProgressMeter(c.countByState(), c.countBySkipReason(), c.totalBytes());
     this.priorDurationMs = Number(c.getMeta('duration_ms') ?? '0');
+    this.requestHeaders = new RequestHeaders(this.job);
     this.fetcher = new Fetcher({
       ...this.job.fetch,
+      // Retries go to the back of the site's queue (process()), never holding a connection.
+      maxRetries: 0,
+      extraHeaders: this.requestHeaders.common,
       userAgent: userAgentFor(this.job),
       connectionsPerOrigin: this.job.politeness.perHostConnections,
     });
@@ -130,9 +153,18 @@ export class Crawl {
     return this.state === 'finishing' ? 'running' : this.state;
   }
 
-  /** Why the run stopped with state 'failed'. */
+  /** Why the run stopped with state 'failed' because of an error. */
   get failure(): Error | null {
     return this.fatal;
+  }
+
+  /**
+   * What went wrong without stopping the crawl: the seeds that could not be reached, and why. A
+   * crawl none of whose seeds could be reached ends 'failed' with it; one with some ends 'finished'
+   * with it ("finished with errors").
+   */
+  get problem(): string | null {
+    return this.unreached;
   }
 
   /** Runs until the crawl finishes or is paused; resolves with the state it stopped in. */
@@ -272,17 +304,27 @@ export class Crawl {
   /** true: a task started; a number: ms until this site may start one; false: nothing to do now. */
   private tryStart(s: SiteWork): boolean | number {
     this.lanes.refill(s);
-    if (s.buffer.length === 0 || s.processing >= this.job.politeness.perHostConnections) return false;
+    if (s.processing >= this.job.politeness.perHostConnections) return false;
+    if (s.buffer.length === 0) {
+      const due = this.lanes.takeDueRetry(s, Date.now());
+      if (due !== true) return due === Infinity ? false : due;
+    }
     if (s.robots === null) return this.startRobots(s);
     const policy = s.robots;
     // URLs that need no request are settled here, without spending a politeness slot on them.
     while (!policy.isAllowed(s.buffer[0]!.url)) {
-      this.archiver!.skip(s.buffer.shift()!, 'robots');
+      const row = s.buffer.shift()!;
+      if (policy.unavailable === undefined) this.archiver!.skip(row, 'robots');
+      else this.archiver!.skip(row, 'robots:unreachable', policy.unavailable);
       this.lanes.refill(s);
       if (s.buffer.length === 0) return false;
     }
+    const now = Date.now();
+    const adaptive = this.adaptiveWait(s, now);
+    if (adaptive > 0) return adaptive;
     const acquired = this.gates.tryAcquire(s.host, this.limitsFor(policy));
     if (typeof acquired === 'number') return acquired;
+    s.lastStartMs = now;
     const row = s.buffer.shift()!;
     this.lanes.leased.add(row.id);
     s.lane.active++;
@@ -297,7 +339,11 @@ export class Crawl {
       s.processing++;
       this.processing++;
     };
-    this.process(row, fetched)
+    let retrying = false;
+    this.process(s, row, fetched, (waitMs) => {
+      retrying = true;
+      this.lanes.retryLater(s, row, Date.now() + waitMs);
+    })
       .catch((e: unknown) => this.fail(e))
       .finally(() => {
         if (fetching) {
@@ -308,17 +354,30 @@ export class Crawl {
           s.processing--;
           this.processing--;
         }
-        this.lanes.leased.delete(row.id);
+        if (!retrying) this.lanes.leased.delete(row.id);
         this.pump();
       });
     return true;
   }
 
+  /**
+   * What the host gates enforce: the job's connections and its fixed delay, or the adaptive
+   * delay's floor (adaptiveWait adds the rest per site); Crawl-delay raises either.
+   */
   private limitsFor(policy: RobotsPolicy) {
-    return {
-      maxConnections: this.job.politeness.perHostConnections,
-      delayMs: Math.max(this.job.politeness.delayMs, policy.crawlDelayMs),
-    };
+    const delayMs = this.job.politeness.delayMs ?? ADAPTIVE_DELAY_FLOOR_MS;
+    return { maxConnections: this.job.politeness.perHostConnections, delayMs: Math.max(delayMs, policy.crawlDelayMs) };
+  }
+
+  /**
+   * With an adaptive delay, ms until the site's next request may start: twice its last response
+   * time after the last start (at most MAX_ADAPTIVE_DELAY_MS), so a server that slows down is asked
+   * less often. Kept per site rather than in the shared gates, which keep the strictest delay ever
+   * asked while a host is busy and would never let it fall again.
+   */
+  private adaptiveWait(s: SiteWork, nowMs: number): number {
+    if (this.job.politeness.delayMs !== null) return 0;
+    return s.lastStartMs + Math.min(2 * s.lastResponseMs, MAX_ADAPTIVE_DELAY_MS) - nowMs;
   }
 
   private startRobots(s: SiteWork): boolean | number {
@@ -367,28 +426,53 @@ export class Crawl {
     s.robots = robotsPolicyFrom(row, robotsUrlFor(s.site), USER_AGENT_TOKEN);
   }
 
-  private async process(row: QueuedRow, fetched: () => void): Promise<void> {
+  /**
+   * Fetches and archives one queued URL. A transient failure (a timeout, a reset, 429 or 5xx) with
+   * attempts left is counted in the catalogue and handed to `retry` with its back-off; the last
+   * attempt's outcome is recorded, saying how many attempts were made.
+   */
+  private async process(s: SiteWork, row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
     const abort = new AbortController();
     this.inFlight.set(abort, row.url);
     let res: FetchResponse;
+    const attempt = row.attempts + 1;
+    const startedMs = performance.now();
     try {
-      res = await this.fetcher.fetch(row.url, { signal: abort.signal });
+      res = await this.fetcher.fetch(row.url, { signal: abort.signal, headers: this.requestHeaders.for(row.url) });
+      s.lastResponseMs = res.durationMs;
       fetched();
       this.pump();
     } catch (e) {
+      // A timeout is the slowest answer of all: the adaptive delay backs off after it too.
+      s.lastResponseMs = performance.now() - startedMs;
       if (!(e instanceof FetchError)) throw e;
       // Abandoned by a pause or a limit: the URL stays queued, unless a limit ended the crawl.
       if (e.code === 'aborted') {
         if (this.limits.stopReason !== null) this.archiver!.skip(row, this.limits.stopReason);
         return;
       }
-      this.archiver!.failed(row, `${e.code}: ${e.message}`);
+      if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.retryBackoffMs), retry)) {
+        this.archiver!.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`);
+      }
       return;
     } finally {
       this.inFlight.delete(abort);
     }
-    if (await this.archiver!.archive(row, res)) this.limits.pageSaved();
+    if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.retryBackoffMs), retry)) return;
+    if (await this.archiver!.archive(row, res, attemptsNote(attempt))) this.limits.pageSaved();
     this.limits.checkBytes();
+  }
+
+  /**
+   * Counts a transient failure with attempts left and, while the crawl runs, schedules the next
+   * attempt (a pausing crawl leaves it to the next run); false when the outcome is to be recorded.
+   */
+  private retryLater(row: QueuedRow, attempt: number, waitMs: number | null, retry: (waitMs: number) => void): boolean {
+    if (waitMs === null || attempt > this.job.fetch.maxRetries) return false;
+    this.archive.catalogue.setAttempts(row.id, attempt);
+    row.attempts = attempt;
+    if (this.state === 'running') retry(waitMs);
+    return true;
   }
 
   private fail(e: unknown): void {
@@ -426,7 +510,15 @@ export class Crawl {
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }
-    await this.stop(this.fatal ? 'failed' : 'finished');
+    const seeds = unreachedSeeds(this.archive.catalogue, this.job.seeds);
+    if (seeds.unreached.length > 0) {
+      const list = seeds.unreached.map((u) => `${u.seed}: ${u.reason}`).join('; ');
+      this.unreached =
+        seeds.unreached.length === seeds.total
+          ? `no seed could be reached: ${list}`
+          : `${seeds.unreached.length} of ${seeds.total} seeds could not be reached: ${list}`;
+    }
+    await this.stop(this.fatal || (this.unreached !== null && seeds.unreached.length === seeds.total) ? 'failed' : 'finished');
   }
 
   private async stop(wanted: CrawlState): Promise<void> {
@@ -444,6 +536,7 @@ export class Crawl {
         this.archiver?.saveCaptures();
         c.setMeta('duration_ms', String(this.elapsedMs()));
         c.setMeta('state', final);
+        c.setMeta(STATE_MESSAGE, this.fatal?.message ?? this.unreached ?? '');
         if (final === 'finished') c.setMeta('finished_at', new Date().toISOString());
       });
       if (final !== 'finished') await writeEntryPage(this.archive);
@@ -469,7 +562,13 @@ export class Crawl {
       this.emit({
         type: 'state',
         state: final,
-        ...(this.fatal ? { message: this.fatal.message } : this.limits.stopReason ? { message: `${this.limits.stopReason} reached` } : {}),
+        ...(this.fatal
+          ? { message: this.fatal.message }
+          : this.unreached !== null
+            ? { message: this.unreached }
+            : this.limits.stopReason
+              ? { message: `${this.limits.stopReason} reached` }
+              : {}),
       });
       settle(final);
     }

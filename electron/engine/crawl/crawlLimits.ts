@@ -71,9 +71,11 @@ export class CrawlLimits {
   }
 
   private stopQueue(reason: SkipReason, opts: { requisitesToo: boolean }): void {
+    // Rows waiting for a retry are leased but not running: they are settled with the rest.
+    const waiting = new Set(this.p.lanes.waitingRetries());
     const n = this.p.catalogue.skipQueued(reason, {
       keepRequisites: !opts.requisitesToo,
-      except: [...this.p.lanes.leased],
+      except: [...this.p.lanes.leased].filter((id) => !waiting.has(id)),
     });
     if (opts.requisitesToo) this.stopReason = reason;
     this.p.meter.bulkSkipped(n, reason);

@@ -20,6 +20,8 @@ export interface Discovery {
   parentInScope: boolean;
   typeHint: string | null;
   redirectHops: number;
+  /** Found on a page past the most links queued from one page: recorded, not queued. */
+  pastLinkCap?: boolean;
 }
 
 /**
@@ -83,7 +85,7 @@ export class Frontier {
     // A site is an origin: robots.txt and politeness both apply per scheme, host and port.
     const site = new URL(d.url).origin;
     const depth = d.sameDepth ? d.parentDepth : d.parentId === null ? 0 : d.parentDepth + 1;
-    const reason = this.skipReason(d, depth);
+    const reason = this.skipReason(d, depth) ?? (d.pastLinkCap ? 'limit:links-per-page' : null);
     const state = reason === null ? 'queued' : 'skipped';
     const row = this.catalogue.insert({
       url: d.url,
@@ -126,12 +128,12 @@ export class Frontier {
   }
 
   /**
-   * A URL first met as out of scope or too deep may be met again as a requisite or at a shallower
-   * depth; it then deserves its fetch.
+   * A URL first met as out of scope, too deep or past a page's link cap may be met again as a
+   * requisite, at a shallower depth or on another page; it then deserves its fetch.
    */
   private maybeRequeue(row: UrlRow, d: Discovery): void {
-    if (row.state !== 'skipped') return;
-    if (row.skip_reason !== 'scope' && row.skip_reason !== 'limit:depth') return;
+    if (row.state !== 'skipped' || d.pastLinkCap) return;
+    if (row.skip_reason !== 'scope' && row.skip_reason !== 'limit:depth' && row.skip_reason !== 'limit:links-per-page') return;
     const depth = d.sameDepth ? d.parentDepth : d.parentDepth + 1;
     if (this.skipReason(d, depth) !== null) return;
     const reason = row.skip_reason;

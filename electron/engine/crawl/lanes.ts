@@ -13,12 +13,26 @@ export interface SiteWork {
    * many again waiting to be archived, enough to overlap the two, and bounds what a kill re-fetches.
    */
   processing: number;
-  /** No queued rows left in the catalogue beyond those buffered or running. */
+  /** No queued rows left in the catalogue beyond those buffered, running or waiting for a retry. */
   exhausted: boolean;
+  /**
+   * Rows whose last attempt failed transiently, at the back of the site's queue: each is taken when
+   * its back-off has passed and nothing else is buffered. They stay leased meanwhile.
+   */
+  retries: RetryWait[];
+  /** How long the site's last request took (ms), for the adaptive delay; 0 before the first. */
+  lastResponseMs: number;
+  /** When its last request started (Date.now()). */
+  lastStartMs: number;
   robots: RobotsPolicy | null;
   robotsFetching: boolean;
   robotsAttempts: number;
   robotsRetryAtMs: number;
+}
+
+export interface RetryWait {
+  row: QueuedRow;
+  dueAtMs: number;
 }
 
 export interface Lane {
@@ -66,6 +80,9 @@ export class Lanes {
       buffer: [],
       processing: 0,
       exhausted: false,
+      retries: [],
+      lastResponseMs: 0,
+      lastStartMs: -Infinity,
       robots: this.initialRobots,
       robotsFetching: false,
       robotsAttempts: 0,
@@ -75,11 +92,38 @@ export class Lanes {
     lane.sites.push(s);
   }
 
+  /**
+   * Buffers the site's next queued rows; once none are left, those an earlier run left waiting for
+   * a retry (their back-off has long passed).
+   */
   refill(s: SiteWork): void {
     if (s.buffer.length > 0 || s.exhausted) return;
-    const rows = this.catalogue.nextQueued(s.site, this.leased.size + BUFFER_SIZE);
-    for (const r of rows) if (!this.leased.has(r.id)) s.buffer.push(r);
-    if (s.buffer.length === 0) s.exhausted = true;
+    for (const next of [this.catalogue.nextQueued.bind(this.catalogue), this.catalogue.nextRetry.bind(this.catalogue)]) {
+      const rows = next(s.site, this.leased.size + BUFFER_SIZE);
+      for (const r of rows) if (!this.leased.has(r.id)) s.buffer.push(r);
+      if (s.buffer.length > 0) return;
+    }
+    if (s.retries.length === 0) s.exhausted = true;
+  }
+
+  /** Puts a leased row at the back of its site's queue until `dueAtMs`. */
+  retryLater(s: SiteWork, row: QueuedRow, dueAtMs: number): void {
+    s.retries.push({ row, dueAtMs });
+    s.retries.sort((a, b) => a.dueAtMs - b.dueAtMs);
+    s.exhausted = false;
+  }
+
+  /**
+   * With nothing buffered, moves the first retry whose back-off has passed into the buffer: true
+   * if one was, else ms until the next is due (Infinity when none waits).
+   */
+  takeDueRetry(s: SiteWork, nowMs: number): true | number {
+    const first = s.retries[0];
+    if (first === undefined) return Infinity;
+    if (first.dueAtMs > nowMs) return first.dueAtMs - nowMs;
+    s.retries.shift();
+    s.buffer.push(first.row);
+    return true;
   }
 
   /**
@@ -115,10 +159,19 @@ export class Lanes {
     return true;
   }
 
-  /** A limit was reached: buffered rows are dropped (all, or all but requisites). */
+  /** Rows waiting for a retry: leased, but not running. */
+  waitingRetries(): number[] {
+    const ids: number[] = [];
+    for (const s of this.sites.values()) for (const r of s.retries) ids.push(r.row.id);
+    return ids;
+  }
+
+  /** A limit was reached: buffered rows and retries are dropped (all, or all but requisites). */
   dropBuffered(requisitesToo: boolean): void {
     for (const s of this.sites.values()) {
+      for (const r of s.retries) if (requisitesToo || r.row.requisite !== 1) this.leased.delete(r.row.id);
       s.buffer = requisitesToo ? [] : s.buffer.filter((r) => r.requisite === 1);
+      s.retries = requisitesToo ? [] : s.retries.filter((r) => r.row.requisite === 1);
       if (requisitesToo) s.exhausted = true;
     }
   }

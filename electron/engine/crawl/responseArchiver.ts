@@ -20,6 +20,12 @@ import type { ProgressMeter } from './progress.js';
 
 const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
 
+/**
+ * The most links one page adds to the queue; those past it are recorded as skipped
+ * (limit:links-per-page) unless the URL is already known. Every reference is still rewritten.
+ */
+export const MAX_LINKS_QUEUED_PER_PAGE = 10_000;
+
 /** Errors that concern one URL's file (a name clash, a name too long): that URL fails, the crawl goes on. */
 const PER_URL_FS_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL']);
 
@@ -82,10 +88,10 @@ export class ResponseArchiver {
     this.unsavedCaptures = [];
   }
 
-  skip(row: QueuedRow, reason: SkipReason): void {
-    this.p.catalogue.skip(row, reason);
+  skip(row: QueuedRow, reason: SkipReason, error: string | null = null): void {
+    this.p.catalogue.skip(row, reason, error);
     this.p.meter.finished('skipped', 0, reason);
-    this.p.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: reason });
+    this.p.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: reason, ...(error !== null && { error }) });
   }
 
   failed(row: QueuedRow, error: string, res?: FetchResponse): void {
@@ -104,9 +110,10 @@ export class ResponseArchiver {
   /**
    * Archives a response fetched for `row`. The WARC record is written before the outcome commits: a
    * kill in between re-fetches the URL (one extra record) but never leaves an outcome without its
-   * record. Returns whether an HTML page was saved.
+   * record. `attemptsNote` says how often an error answer was asked for. Returns whether an HTML
+   * page was saved.
    */
-  async archive(row: QueuedRow, res: FetchResponse): Promise<boolean> {
+  async archive(row: QueuedRow, res: FetchResponse, attemptsNote = ''): Promise<boolean> {
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
     const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
     let doc: PreparedTicket | null = null;
@@ -137,7 +144,7 @@ export class ResponseArchiver {
           bytes: res.body.length,
           localPath: null,
           redirectToId: null,
-          error: null,
+          error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${attemptsNote}`,
           title: null,
         });
       }
@@ -278,7 +285,7 @@ export class ResponseArchiver {
     try {
       const inScope = frontier.scope.inScope(row.url);
       c.transaction(() => {
-        for (const link of doc.links) {
+        for (const [index, link] of doc.links.entries()) {
           const target =
             link.canonical === null
               ? null
@@ -292,6 +299,7 @@ export class ResponseArchiver {
                   parentInScope: inScope,
                   typeHint: link.typeHint,
                   redirectHops: 0,
+                  pastLinkCap: index >= MAX_LINKS_QUEUED_PER_PAGE,
                 });
           const place = target === null ? null : this.memo.plannedTarget(target, link.typeHint);
           // An archived target's file is final, so a reference to it never needs redoing.

@@ -4,7 +4,8 @@
  * invalid-url: not an absolute http(s) URL. timeout-connect / timeout-headers / timeout-body-idle:
  * the FetchSettings timers. deadline: the whole-request deadline. too-large: over maxResponseBytes,
  * on the wire or once decoded. decode: a Content-Encoding we could not undo. dns / tls / network:
- * the connection failed. protocol: the server's answer was not valid HTTP/1.1. aborted: cancelled
+ * the connection failed. protocol: the server's answer was not valid HTTP/1.1 (bad framing: a body
+ * shorter than its Content-Length, a bad chunk size, no status line), never retried. aborted: cancelled
  * by the caller's signal or by Fetcher.close().
  */
 export type FetchErrorCode =
@@ -63,8 +64,9 @@ export function classifyError(err: unknown): FetchError {
     case 'UND_ERR_BODY_TIMEOUT':
       return wrap('timeout-body-idle', true);
     case 'UND_ERR_SOCKET':
-    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return wrap('network', true);
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return wrap('protocol', false);
     case 'UND_ERR_INVALID_ARG':
       return wrap('invalid-url', false);
     case 'UND_ERR_HEADERS_OVERFLOW':
@@ -79,6 +81,8 @@ export function classifyError(err: unknown): FetchError {
     case 'EAI_AGAIN':
       return wrap('dns', true);
   }
+  // llhttp's complaints (no status line, a bad chunk size) often come without a code.
+  if (err instanceof Error && err.name === 'HTTPParserError') return wrap('protocol', false);
   if (code === undefined) return wrap('network', false);
   if (code.startsWith('HPE_')) return wrap('protocol', false);
   if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) return wrap('tls', false);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { abortError, classifyError, FetchError } from './errors.js';
-import { rawHeaderPairs, type HeaderPair } from './headers.js';
+import { foldHeaders, rawHeaderPairs, type HeaderPair } from './headers.js';
 import type { WireFacts, WireTap } from './wire-tap.js';
 
 export interface ExchangeRequest {
@@ -149,7 +149,20 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   /** undici calls this without a controller when the request failed before it started. */
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.#settle(classifyError(error));
+    this.#settle(this.#truncated(error) ?? classifyError(error));
+  }
+
+  /**
+   * A connection closed in order (not reset) in the middle of a body: the answer's framing was
+   * wrong (fewer bytes than its Content-Length, an unfinished chunk), which a retry won't mend.
+   */
+  #truncated(error: Error): FetchError | null {
+    if (this.#status === 0 || (error as { code?: unknown }).code !== 'UND_ERR_SOCKET') return null;
+    const declared = foldHeaders(this.#rawHeaders)['content-length'];
+    const framing = declared !== undefined ? `Content-Length ${declared}` : 'chunked framing';
+    return new FetchError('protocol', `connection closed after ${this.#received} bytes of the body (${framing}): ${error.message}`, false, {
+      cause: error,
+    });
   }
 
   #abort(controller: Dispatcher.DispatchController, error: FetchError): void {

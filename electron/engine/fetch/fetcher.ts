@@ -46,6 +46,8 @@ export interface RetryInfo {
 
 export interface FetchOptions {
   signal?: AbortSignal;
+  /** Sent with this request after the fetcher's own headers (cookies, credentials). */
+  headers?: readonly HeaderPair[];
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -55,6 +57,8 @@ export interface FetcherOptions extends FetchSettings {
   connectionsPerOrigin: number;
   /** First retry back-off, doubled on each further retry; default 1000 ms (tests shrink it). */
   backoffBaseMs?: number;
+  /** Sent with every request after the fetcher's own (Accept-Language, From, the job's headers). */
+  extraHeaders?: readonly HeaderPair[];
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -77,6 +81,7 @@ export class Fetcher {
       ['User-Agent', opts.userAgent],
       ['Accept', ACCEPT],
       ['Accept-Encoding', ACCEPT_ENCODING],
+      ...(opts.extraHeaders ?? []),
     ];
     this.#agent = new Agent({
       connections: opts.connectionsPerOrigin,
@@ -100,7 +105,8 @@ export class Fetcher {
     signal?.addEventListener('abort', forwardAbort, { once: true });
     this.#inFlight.add(scope);
     try {
-      return await this.#fetchWithRetries(url, target, scope.signal, opts.onRetry);
+      const headers = opts.headers?.length ? [...this.#requestHeaders, ...opts.headers] : this.#requestHeaders;
+      return await this.#fetchWithRetries(url, target, scope.signal, opts.onRetry, headers);
     } finally {
       signal?.removeEventListener('abort', forwardAbort);
       this.#inFlight.delete(scope);
@@ -121,28 +127,29 @@ export class Fetcher {
     target: URL,
     signal: AbortSignal,
     onRetry: FetchOptions['onRetry'],
+    headers: readonly HeaderPair[],
   ): Promise<FetchResponse> {
     const { maxRetries } = this.#settings;
     for (let attempt = 1; ; attempt++) {
       const startedAt = new Date();
       const start = performance.now();
-      const outcome = await this.#exchange(target, signal);
+      const outcome = await this.#exchange(target, signal, headers);
       const durationMs = performance.now() - start;
       const waitMs = attempt <= maxRetries ? this.#retryWait(outcome, attempt) : null;
       if (waitMs === null) {
         if (outcome instanceof FetchError) throw attempt > 1 ? gaveUp(outcome, attempt) : outcome;
-        return this.#toResponse(url, outcome, startedAt, durationMs);
+        return this.#toResponse(url, outcome, startedAt, durationMs, headers);
       }
       onRetry?.({ attempt, waitMs, reason: describe(outcome) });
       await sleep(waitMs, signal);
     }
   }
 
-  async #exchange(target: URL, signal: AbortSignal): Promise<Exchange | FetchError> {
+  async #exchange(target: URL, signal: AbortSignal, headers: readonly HeaderPair[]): Promise<Exchange | FetchError> {
     try {
       return await exchange(this.#agent, this.#tap, {
         target,
-        headers: this.#requestHeaders,
+        headers,
         deadlineMs: this.#settings.deadlineMs,
         maxResponseBytes: this.#settings.maxResponseBytes,
         signal,
@@ -162,7 +169,7 @@ export class Fetcher {
     return retryAfterMs(foldHeaders(outcome.rawHeaders)['retry-after']) ?? backoff();
   }
 
-  async #toResponse(url: string, ex: Exchange, startedAt: Date, durationMs: number): Promise<FetchResponse> {
+  async #toResponse(url: string, ex: Exchange, startedAt: Date, durationMs: number, sent: readonly HeaderPair[]): Promise<FetchResponse> {
     const headers = foldHeaders(ex.rawHeaders);
     const body = await decodeContent(ex.wireBody, headers['content-encoding'] ?? null, this.#settings.maxResponseBytes);
     return {
@@ -177,7 +184,7 @@ export class Fetcher {
       wireBody: ex.wireBody,
       body,
       remoteAddress: ex.wire?.remoteAddress ?? null,
-      requestHeaders: ex.wire?.requestHeaders ?? [...this.#requestHeaders],
+      requestHeaders: ex.wire?.requestHeaders ?? [...sent],
       startedAt,
       durationMs,
     };

@@ -1,7 +1,30 @@
-import { abortError } from './errors.js';
+import { abortError, FetchError } from './errors.js';
 
 /** Statuses that mean "not now, try later" rather than a real answer about the URL. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/** Answers a crawl retries: rate limiting, a timed-out gateway, a server or proxy in trouble. */
+export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+/**
+ * How long a crawl waits before attempt `attempt + 1` of a URL whose attempt `attempt` ended so,
+ * or null when the outcome is final: an answer, or an error that says the same next time (a refused
+ * connection, broken framing, a body too large). Retry-After is honoured when the server sends one.
+ */
+export function retryWaitMs(
+  outcome: FetchError | { status: number; headers: Readonly<Record<string, string>> },
+  attempt: number,
+  baseMs: number,
+): number | null {
+  if (outcome instanceof FetchError) return outcome.retryable ? backoffMs(attempt, baseMs) : null;
+  if (!TRANSIENT_STATUSES.has(outcome.status)) return null;
+  return retryAfterMs(outcome.headers['retry-after']) ?? backoffMs(attempt, baseMs);
+}
+
+/** What an outcome's record adds once a URL was tried more than once. */
+export function attemptsNote(attempts: number): string {
+  return attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
+}
 
 /** No single wait is longer than this, whatever the server asks for. */
 export const MAX_RETRY_WAIT_MS = 60_000;

@@ -6,9 +6,6 @@ import type { ParsedDoc } from './types.js';
 
 export { findCssRefs, type CssRef };
 
-/** Same bound as an HTML page's default link cap. */
-const MAX_CSS_LINKS = 10_000;
-
 /** Where CSS Syntax looks for the rule's end, as the sniffer does. */
 const CHARSET_RULE_WINDOW = 1024;
 
@@ -34,10 +31,9 @@ export function parseCss(body: Buffer, docUrl: string, headerContentType: string
     const slot = newSlot(ref.raw, ref.kind, true, ref.kind === 'css-import' ? 'css' : null, 'UTF-8');
     slots.push(slot);
     fields.push(singleRefField(ref.start, ref.end, slot, cssString));
-    if (slots.length >= MAX_CSS_LINKS) break;
   }
 
-  const links = resolveSlots(slots, docUrl, docUrl, MAX_CSS_LINKS);
+  const links = resolveSlots(slots, docUrl, docUrl);
   return {
     charset,
     title: null,

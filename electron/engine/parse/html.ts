@@ -10,15 +10,12 @@ export type { ExtractedLink, LinkKind, ParsedDoc, TypeHint } from './types.js';
 export interface ParseCaps {
   /** Larger documents are saved unparsed: no links, render() returns the original bytes. */
   maxParseBytes: number;
-  /** References past this many per page are left as written. */
-  maxLinks: number;
   /** Longer URL-bearing attributes are ignored (they are inline data, not links). */
   maxAttrLength: number;
 }
 
 export const DEFAULT_PARSE_CAPS: Readonly<ParseCaps> = {
   maxParseBytes: 8 * 1024 * 1024,
-  maxLinks: 10_000,
   maxAttrLength: 8192,
 };
 
@@ -57,11 +54,11 @@ export function parseHtml(
   if (body.length > limits.maxParseBytes) return unparsed(body, charset);
 
   const source = decodeText(body, charset);
-  const collector = new PageRefCollector(source, charset, limits.maxLinks, limits.maxAttrLength);
+  const collector = new PageRefCollector(source, charset, limits.maxAttrLength);
   const text = opts.withText ? new PageTextCollector() : null;
   scanHtml(source, text === null ? collector : teeHandlers(collector, text));
   const page = collector.finish();
-  const links = resolveSlots(page.slots, baseUrl(page.baseHref, docUrl), docUrl, limits.maxLinks);
+  const links = resolveSlots(page.slots, baseUrl(page.baseHref, docUrl), docUrl);
   // Opened from disk there is no HTTP charset; if our <meta> would fall past the prescan window, a BOM says UTF-8.
   const needsBom = Buffer.byteLength(source.slice(0, page.charsetMetaAt)) + UTF8_META.length > META_PRESCAN_BYTES;
 

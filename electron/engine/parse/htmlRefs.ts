@@ -115,7 +115,6 @@ export class PageRefCollector implements HtmlScanHandler {
   constructor(
     private readonly source: string,
     private readonly charset: string,
-    private readonly maxLinks: number,
     private readonly maxAttrLength: number,
   ) {}
 
@@ -231,14 +230,10 @@ export class PageRefCollector implements HtmlScanHandler {
       anchor.text.value() || collapseText(anchor.imgAlt, ANCHOR_TEXT_CHARS) || collapseText(anchor.title, ANCHOR_TEXT_CHARS);
   }
 
-  private isFull(): boolean {
-    return this.slots.length >= this.maxLinks;
-  }
-
   /** An attribute worth reading for URLs; over-long ones are ignored (usually inline data). */
   private usableAttr(tag: StartTag, name: string): HtmlAttr | null {
     const attr = attrOf(tag, name);
-    return attr === undefined || attr.value.length > this.maxAttrLength || this.isFull() ? null : attr;
+    return attr === undefined || attr.value.length > this.maxAttrLength ? null : attr;
   }
 
   private addSlot(raw: string, kind: LinkKind, requisite: boolean, typeHint: TypeHint, queryCharset: string): RefSlot {
@@ -262,7 +257,7 @@ export class PageRefCollector implements HtmlScanHandler {
     const slots: RefSlot[] = [];
     /** For each candidate, the index of its slot in `slots`, or null when it is kept as written. */
     const slotIndex = candidates.map((c) => {
-      if (!isCandidateRef(c.url) || this.isFull()) return null;
+      if (!isCandidateRef(c.url)) return null;
       slots.push(this.addSlot(c.url, kind, true, null, this.charset));
       return slots.length - 1;
     });
@@ -314,7 +309,6 @@ export class PageRefCollector implements HtmlScanHandler {
     const refs: CssRef[] = [];
     const slots: RefSlot[] = [];
     for (const ref of findCssRefs(css)) {
-      if (this.isFull()) break;
       if (!isCandidateRef(ref.raw)) continue;
       refs.push(ref);
       slots.push(this.addSlot(ref.raw, kind, true, ref.kind === 'css-import' ? 'css' : null, 'UTF-8'));

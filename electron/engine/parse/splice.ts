@@ -39,11 +39,10 @@ export type Field =
  * Turns slots into links in document order. A reference to a fragment of this very document
  * (`#top`) works unchanged offline and is left alone.
  */
-export function resolveSlots(slots: RefSlot[], base: string, docUrl: string, maxLinks: number): ExtractedLink[] {
+export function resolveSlots(slots: RefSlot[], base: string, docUrl: string): ExtractedLink[] {
   const links: ExtractedLink[] = [];
   const docWithoutFragment = docUrl.split('#')[0];
   for (const slot of slots) {
-    if (links.length >= maxLinks) break;
     const target = resolveRef(slot.raw, base, slot.queryCharset);
     if (target === null) continue;
     if (slot.raw.trim().startsWith('#') && target.url === docWithoutFragment) continue;

@@ -15,10 +15,11 @@ export interface RobotsPolicy {
   isAllowed(url: string): boolean;
   /** Crawl-delay in milliseconds, 0 if none. */
   crawlDelayMs: number;
+  /** Set when robots.txt could not be had (so nothing is allowed): why, e.g. "robots.txt answered HTTP 503". */
+  unavailable?: string;
 }
 
 export const ALLOW_ALL: RobotsPolicy = { isAllowed: () => true, crawlDelayMs: 0 };
-const DISALLOW_ALL: RobotsPolicy = { isAllowed: () => false, crawlDelayMs: 0 };
 
 /** Longest Crawl-delay we honour; a larger value would stall a crawl for hours per page. */
 const MAX_CRAWL_DELAY_MS = 60_000;
@@ -32,8 +33,9 @@ export function robotsUrlFor(siteOrigin: string): string {
  * disallow (the site may be protecting itself); a 2xx is parsed.
  */
 export function robotsPolicyFrom(row: RobotsRow, robotsUrl: string, userAgentToken: string): RobotsPolicy {
-  if (row.error !== null || row.http_status === null) return DISALLOW_ALL;
-  if (row.http_status >= 500) return DISALLOW_ALL;
+  const keepOut = (why: string): RobotsPolicy => ({ isAllowed: () => false, crawlDelayMs: 0, unavailable: why });
+  if (row.error !== null || row.http_status === null) return keepOut(`robots.txt unreachable: ${row.error ?? 'no answer'}`);
+  if (row.http_status >= 500) return keepOut(`robots.txt answered HTTP ${row.http_status}`);
   if (row.http_status >= 400) return ALLOW_ALL;
   if (row.http_status < 200 || row.http_status >= 300) return ALLOW_ALL;
   const parsed = robotsParser(robotsUrl, row.body ?? '');

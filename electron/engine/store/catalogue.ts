@@ -4,7 +4,7 @@ import type { FailureReason, RobotsProblem, UrlFacts } from '../../../shared/url
 import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
 import { StringPool } from './stringPool.js';
-import { SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
+import { ADDED_COLUMNS, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
 
 export class ArchiveInUseError extends Error {
   constructor(file: string) {
@@ -43,6 +43,8 @@ export interface QueuedRow {
   requisite: number;
   type_hint: string | null;
   redirect_hops: number;
+  /** Failed attempts so far (transient failures waiting for a retry). */
+  attempts: number;
 }
 
 export interface NewUrl {
@@ -142,13 +144,17 @@ const STATEMENTS = {
   insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
      VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason)`,
   requeue: "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
-  nextQueued: "SELECT id, url, depth, requisite, type_hint, redirect_hops FROM urls WHERE site = ? AND state = 'queued' ORDER BY depth, id LIMIT ?",
+  nextQueued:
+    "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts = 0 ORDER BY depth, id LIMIT ?",
+  nextRetry:
+    "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts > 0 ORDER BY depth, id LIMIT ?",
+  setAttempts: 'UPDATE urls SET attempts = ? WHERE id = ?',
   sitesQueued: "SELECT DISTINCT site FROM urls WHERE state = 'queued'",
   outcome: `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
        local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
        skip_reason = NULL
      WHERE id = @id`,
-  skip: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE id = ?",
+  skip: "UPDATE urls SET state = 'skipped', skip_reason = ?, error = ? WHERE id = ?",
   skipAllQueued: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND id NOT IN (SELECT value FROM json_each(?))",
   skipQueuedPages: "UPDATE urls SET state = 'skipped', skip_reason = ? WHERE state = 'queued' AND requisite = 0 AND id NOT IN (SELECT value FROM json_each(?))",
   addLink: 'INSERT INTO links (from_id, to_id, kind, text, written) VALUES (?, ?, ?, ?, ?)',
@@ -223,6 +229,10 @@ export class Catalogue {
             throw new ArchiveFormatError(`archive schema version ${v!.value} is not supported (expected ${SCHEMA_VERSION})`);
           }
           for (let from = version; from < SCHEMA_VERSION; from++) db.exec(SCHEMA_UPGRADES[from]!);
+          for (const { table, column, sql } of ADDED_COLUMNS) {
+            const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
+            if (!columns.some((c) => c.name === column)) db.exec(sql);
+          }
           db.prepare(
             "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           ).run(String(SCHEMA_VERSION));
@@ -351,6 +361,16 @@ export class Catalogue {
     return this.stmt('nextQueued').all(site, limit) as QueuedRow[];
   }
 
+  /** Queued URLs of a site waiting for a retry (a transient failure), in queue order. */
+  nextRetry(site: string, limit: number): QueuedRow[] {
+    return this.stmt('nextRetry').all(site, limit) as QueuedRow[];
+  }
+
+  /** Counts a failed attempt of a queued URL; it stays queued. */
+  setAttempts(id: number, attempts: number): void {
+    this.stmt('setAttempts').run(attempts, id);
+  }
+
   sitesWithQueued(): string[] {
     return (this.stmt('sitesQueued').all() as { site: string }[]).map((r) => r.site);
   }
@@ -366,8 +386,9 @@ export class Catalogue {
     });
   }
 
-  skip(target: { id: number; url: string }, reason: SkipReason): void {
-    this.stmt('skip').run(reason, target.id);
+  /** `error` says what lies behind the reason, e.g. why robots.txt could not be had. */
+  skip(target: { id: number; url: string }, reason: SkipReason, error: string | null = null): void {
+    this.stmt('skip').run(reason, error, target.id);
     this.patchCached(target.url, { state: 'skipped', skip_reason: reason });
   }
 
@@ -568,7 +589,7 @@ export class Catalogue {
            r.file, r.offset, r.length, rb.http_status AS robots_status, rb.error AS robots_error, rb.site AS robots_site
          FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id LEFT JOIN urls p ON p.id = u.parent_id
            LEFT JOIN original_records r ON r.url_id = u.id
-           LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason = 'robots'
+           LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason IN ('robots', 'robots:unreachable')
          WHERE u.url = ?`,
       )
       .get(url) as Record<string, unknown> | undefined;
@@ -613,6 +634,32 @@ export class Catalogue {
       .all(limit) as FailureReason[];
   }
 
+  /**
+   * Puts back what a run could not reach, so the next one asks again: robots.txt that was
+   * unreachable or answered 5xx is forgotten, the URLs it kept out are queued again, and so are
+   * seeds (and their redirect hops) that failed without an answer. Returns how many were queued.
+   */
+  retryUnreachable(): number {
+    this.db.prepare('DELETE FROM robots WHERE error IS NOT NULL OR http_status >= 500').run();
+    const skipped = this.db
+      .prepare("UPDATE urls SET state = 'queued', skip_reason = NULL, error = NULL WHERE state = 'skipped' AND skip_reason = 'robots:unreachable'")
+      .run().changes;
+    const seeds = this.db.prepare("UPDATE urls SET state = 'queued', error = NULL, attempts = 0 WHERE state = 'failed' AND depth = 0").run().changes;
+    this.forget();
+    return skipped + seeds;
+  }
+
+  /** One URL's record, or null. */
+  recordOf(url: string): UrlRecord | null {
+    const r = this.db
+      .prepare(
+        `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error
+         FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id WHERE u.url = ?`,
+      )
+      .get(url) as Record<string, unknown> | undefined;
+    return r ? toUrlRecord(r) : null;
+  }
+
   /** Every URL in discovery order, streamed so a million-row archive lists in flat memory. */
   *iterateRecords(): Generator<UrlRecord> {
     const stmt = this.db.prepare(
@@ -638,7 +685,25 @@ function toUrlRecord(r: Record<string, unknown>): UrlRecord {
     redirectTo: (r.redirect_to as string | null) ?? null,
     skipReason: (r.skip_reason as SkipReason | null) ?? null,
     error: (r.error as string | null) ?? null,
+    reason: reasonOf(r),
   };
+}
+
+/** Why a URL was not archived, in one line: its error, skip reason or answer; null for archived and queued URLs. */
+function reasonOf(r: Record<string, unknown>): string | null {
+  const error = (r.error as string | null) ?? null;
+  switch (r.state as UrlState) {
+    case 'skipped':
+      return error === null ? `skipped: ${String(r.skip_reason)}` : `skipped: ${String(r.skip_reason)}: ${error}`;
+    case 'redirect':
+      return error ?? `HTTP ${String(r.http_status)} redirect to ${(r.redirect_to as string | null) ?? 'an unusable URL'}`;
+    case 'http-error':
+      return error ?? `HTTP ${String(r.http_status)}`;
+    case 'failed':
+      return error ?? 'failed';
+    default:
+      return null;
+  }
 }
 
 function isBusy(e: unknown): boolean {

@@ -2,11 +2,12 @@
  * The archive's SQLite catalogue: frontier, done set, per-URL log and checkpoints in one file, so a
  * crawl's whole state commits atomically and memory stays flat however large the site.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 4;
 
 /**
  * What takes an archive of an older version to this one, by that version, run after SCHEMA_SQL
- * (which adds missing tables). 1 -> 2: originals can be places in the WARC files.
+ * (which adds missing tables). 1 -> 2: originals can be places in the WARC files. 2 -> 3: kept
+ * for the catalogue change of recurring harvests. 3 -> 4: columns in ADDED_COLUMNS.
  */
 export const SCHEMA_UPGRADES: Readonly<Record<number, string>> = {
   1: `
@@ -14,7 +15,18 @@ ALTER TABLE payload_captures ADD COLUMN file TEXT;
 ALTER TABLE payload_captures ADD COLUMN offset INTEGER;
 ALTER TABLE payload_captures ADD COLUMN length INTEGER;
 `,
+  2: '',
+  3: '',
 };
+
+/**
+ * Columns added after version 2, with the statement that adds each (urls.attempts: a queued URL's
+ * failed attempts so far, so the retry limit holds across a kill). The catalogue adds whichever
+ * an archive lacks, whatever its recorded version, so upgrades that landed in either order meet.
+ */
+export const ADDED_COLUMNS: readonly { table: string; column: string; sql: string }[] = [
+  { table: 'urls', column: 'attempts', sql: 'ALTER TABLE urls ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0' },
+];
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -44,7 +56,9 @@ CREATE TABLE IF NOT EXISTS urls (
   skip_reason TEXT,
   error TEXT,
   title TEXT,
-  fetched_at TEXT
+  fetched_at TEXT,
+  -- failed attempts so far of a URL still queued for a retry (transient failures only)
+  attempts INTEGER NOT NULL DEFAULT 0
 );
 -- Breadth-first order within a site: depth, then discovery.
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (site, depth, id) WHERE state = 'queued';

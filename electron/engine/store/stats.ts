@@ -2,6 +2,9 @@ import { countsFromStates, type CrawlState, type CrawlStats } from '../../../sha
 import { parseJob } from '../../../shared/job.js';
 import type { Catalogue } from './catalogue.js';
 
+/** meta key: what went wrong in the last run ('' when nothing did). */
+export const STATE_MESSAGE = 'state_message';
+
 /** The summary `harvest stats` prints, read straight from the catalogue. */
 export function readStats(c: Catalogue): CrawlStats {
   const job = parseJob(JSON.parse(c.getMeta('job') ?? '{}'));
@@ -16,5 +19,6 @@ export function readStats(c: Catalogue): CrawlStats {
     finishedAt: c.getMeta('finished_at'),
     durationMs: Number(c.getMeta('duration_ms') ?? '0'),
     robotsPolicy: c.getMeta('robots_policy') === 'ignored' ? 'ignored' : 'obeyed',
+    message: c.getMeta(STATE_MESSAGE) || null,
   };
 }

@@ -1,7 +1,11 @@
 import type { FetchResponse } from '../fetch/fetcher.js';
 import type { WarcExchange } from './types.js';
+import { withholdCredentials } from './withheld.js';
 
-/** What the writer needs from one fetch: the wire payload and the headers as sent and received. */
+/**
+ * What the writer needs from one fetch: the wire payload and the headers as sent (credentials
+ * withheld) and received.
+ */
 export function exchangeFromFetch(res: FetchResponse): WarcExchange {
   const target = new URL(res.url);
   return {
@@ -13,7 +17,7 @@ export function exchangeFromFetch(res: FetchResponse): WarcExchange {
     statusText: res.statusText,
     responseHeaders: res.rawHeaders,
     payload: res.wireBody,
-    requestHeaders: res.requestHeaders,
+    requestHeaders: withholdCredentials(res.requestHeaders),
     method: 'GET',
     // The request target undici writes: path and query, never the fragment.
     path: target.pathname + target.search,

@@ -1,4 +1,4 @@
-import { DEFAULT_CONTACT_URL, type Job } from '../../../shared/job.js';
+import type { Job } from '../../../shared/job.js';
 import type { DublinCore } from '../../../shared/metadata.js';
 
 /**
@@ -12,11 +12,11 @@ export function warcOperator(p: { organization?: string; email?: string; contact
 }
 
 /**
- * The crawl's warcinfo `operator` field, when the archivist set a contact: a contact URL of their
- * own (not Harvest's default), or the archive's source organisation and contact e-mail.
+ * The crawl's warcinfo `operator` field, when the archivist set a contact: the job's contact (there
+ * is no default), or the archive's source organisation and contact e-mail.
  */
 export function operatorInfo(job: Job, m: DublinCore): { operator?: string } {
-  const contact = job.contactUrl === DEFAULT_CONTACT_URL ? null : job.contactUrl;
+  const contact = job.contactUrl?.trim() || null;
   const email = m.contactEmail || undefined;
   const operator = contact || email ? warcOperator({ organization: m.sourceOrganization, ...(email && { email }), contact }) : null;
   return operator === null ? {} : { operator };

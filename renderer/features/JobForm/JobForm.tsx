@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatDate } from '../../lib/format.js';
+import { CookiesTxtError, parseCookiesTxt } from '../../../shared/cookiesTxt.js';
 import type { JobIssue } from '../../../shared/job.js';
 import { FIELDS, describeDefault, draftFromJob, draftToInput, issuesByField, type FieldDef, type JobDraft } from '../../lib/jobDraft.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
@@ -202,14 +203,18 @@ function Field({ field, value, defaultText, messages, onChange, onBlur }: FieldP
         ))}
       </select>
     );
+  } else if (field.kind === 'cookies') {
+    control = <CookiesField common={common} value={String(value)} onChange={onChange} />;
   } else if (field.kind === 'lines') {
     control = <textarea {...common} rows={field.path === 'seeds' ? 3 : 2} value={String(value)} onChange={(e) => onChange(e.target.value)} />;
   } else {
     control = (
       <input
         {...common}
+        type={field.kind === 'password' ? 'password' : undefined}
+        autoComplete={field.kind === 'password' ? 'new-password' : undefined}
         inputMode={field.kind === 'int' ? 'numeric' : undefined}
-        placeholder={field.nullable ? 'no limit' : undefined}
+        placeholder={field.nullable ? (field.nullLabel ?? 'no limit') : undefined}
         value={String(value)}
         onChange={(e) => onChange(e.target.value)}
       />
@@ -236,6 +241,40 @@ function Field({ field, value, defaultText, messages, onChange, onBlur }: FieldP
           ))}
         </ul>
       )}
+    </div>
+  );
+}
+
+interface CookiesProps {
+  common: { id: string; onBlur(): void; 'data-testid': string };
+  /** The cookies as JSON (the draft keeps every value as text). */
+  value: string;
+  onChange(v: string): void;
+}
+
+/** Imports a cookies.txt: shows how many cookies the job sends, and clears them. */
+function CookiesField({ common, value, onChange }: CookiesProps) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const count = (JSON.parse(value || '[]') as unknown[]).length;
+  const load = async (file: File | undefined): Promise<void> => {
+    if (!file) return;
+    try {
+      onChange(JSON.stringify(parseCookiesTxt(await file.text())));
+      setProblem(null);
+    } catch (e) {
+      setProblem(e instanceof CookiesTxtError ? e.message : String(e));
+    }
+  };
+  return (
+    <div className="row">
+      <span data-testid={`${common['data-testid']}-count`}>{count === 1 ? '1 cookie' : `${count} cookies`}</span>
+      <input id={common.id} type="file" accept=".txt,text/plain" onBlur={common.onBlur} data-testid={common['data-testid']} onChange={(e) => void load(e.target.files?.[0])} />
+      {count > 0 && (
+        <button type="button" onClick={() => onChange('[]')} data-testid={`${common['data-testid']}-clear`}>
+          Clear
+        </button>
+      )}
+      {problem && <small className="error-banner">{problem}</small>}
     </div>
   );
 }

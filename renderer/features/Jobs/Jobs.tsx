@@ -156,6 +156,11 @@ function JobDetail({ id }: { id: string }) {
           The crawl stopped: {job.error ?? 'no reason was reported'}. Resume it to try again.
         </p>
       )}
+      {job.status === 'finished' && job.error && (
+        <p className="error-banner" role="alert" data-testid="job-error">
+          Finished with errors: {job.error}
+        </p>
+      )}
       <Progress id={id} />
       <Summary id={id} />
       <UrlLog id={id} />

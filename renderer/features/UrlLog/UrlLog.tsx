@@ -154,7 +154,7 @@ function Row({ index, start, row, onOpen, selected }: { index: number; start: nu
           <span className="url-text" title={row.url}>
             {row.url}
           </span>
-          <span className="url-detail">{row.skipReason ? SKIP_LABELS[row.skipReason] : (row.error ?? (row.redirectTo ? `→ ${row.redirectTo}` : row.bytes != null ? formatBytes(row.bytes) : ''))}</span>
+          <span className="url-detail">{row.skipReason ? SKIP_LABELS[row.skipReason] : (row.reason ?? (row.bytes != null ? formatBytes(row.bytes) : ''))}</span>
         </>
       ) : (
         <span className="muted">…</span>

@@ -110,4 +110,18 @@ describe('Frontier admission', () => {
     assert.equal(ctx.meter.counts.queued, 1);
     assert.equal(ctx.catalogue.nextQueued('https://cdn.other.test', 5).length, 1);
   });
+
+  it('records a link past the per-page cap as skipped, keeps scope reasons first, and queues it when another page links it under the cap', () => {
+    const url = 'https://www.uni.test/far/down.html';
+    const capped = ctx.frontier.admit(link(url, { pastLinkCap: true }));
+    assert.equal(capped.state, 'skipped');
+    assert.equal(capped.skip_reason, 'limit:links-per-page');
+    assert.equal(ctx.frontier.admit(link('https://other.test/x.html', { pastLinkCap: true })).skip_reason, 'scope');
+    assert.equal(ctx.frontier.admit(link(url, { pastLinkCap: true })).state, 'skipped', 'met again past a cap: still skipped');
+    const requeued = ctx.frontier.admit(link(url));
+    assert.equal(requeued.id, capped.id);
+    assert.equal(requeued.state, 'queued');
+    assert.equal(ctx.meter.counts.skippedByReason['limit:links-per-page'], 0);
+    assert.equal(ctx.meter.counts.queued, 1);
+  });
 });

@@ -35,6 +35,15 @@ describe('classifyError', () => {
     assert.deepEqual(pick(classifyError(systemError('HPE_INVALID_CONSTANT'))), ['protocol', false]);
   });
 
+  it('names broken framing a protocol failure, not retried: a parser error without a code, a Content-Length mismatch', () => {
+    const parserError = Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)'), {
+      name: 'HTTPParserError',
+      code: undefined,
+    });
+    assert.deepEqual(pick(classifyError(parserError)), ['protocol', false]);
+    assert.deepEqual(pick(classifyError(new errors.ResponseContentLengthMismatchError())), ['protocol', false]);
+  });
+
   it('passes FetchErrors through unchanged', () => {
     const fe = new FetchError('deadline', 'too slow');
     assert.equal(classifyError(fe), fe);

@@ -41,7 +41,7 @@ describe('job service', () => {
 
   it('runs a job: progress events, pause, resume, finished, then answers queries from the archive', async () => {
     const { host, log } = newHost(path.join(work, 'data-run'));
-    const job = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'Site', seeds: [`${site.origin}/`], limits: { maxPages: 20 }, politeness: { perHostConnections: 2 } } }));
+    const job = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'Site', seeds: [`${site.origin}/`], limits: { maxPages: 20 }, politeness: { perHostConnections: 2, delayMs: 0 } } }));
     assert.equal(job.status, 'new');
     assert.equal(job.job.limits.maxDepth, null, 'defaults are filled in');
 
@@ -89,6 +89,24 @@ describe('job service', () => {
     assert.equal(!again.ok && again.error.code, 'conflict');
   });
 
+  it("keeps the institution's contact in the settings: new jobs and the form's defaults take it, with no contact before", async () => {
+    const dataDir = path.join(work, 'data-settings');
+    let { host } = newHost(dataDir);
+    const before = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: ['http://127.0.0.1:9/'] } }));
+    assert.equal(before.job.contactUrl, null, 'no default contact pointing at anyone else');
+    assert.equal((await host.handle('settings.set', { settings: { contact: 'not a contact' } })).ok, false);
+    value(await host.handle('settings.set', { settings: { contact: 'mailto:archive@library.example' } }));
+    const info = value<{ defaults: { contactUrl: string | null } }>(await host.handle('app.info', {}));
+    assert.equal(info.defaults.contactUrl, 'mailto:archive@library.example');
+    const after = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: ['http://127.0.0.1:9/'] } }));
+    assert.equal(after.job.contactUrl, 'mailto:archive@library.example');
+    const own = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: ['http://127.0.0.1:9/'], contactUrl: 'https://dept.example/' } }));
+    assert.equal(own.job.contactUrl, 'https://dept.example/', 'a job may name its own');
+    await host.shutdown();
+    ({ host } = newHost(dataDir));
+    assert.deepEqual(value(await host.handle('settings.get', {})), { contact: 'mailto:archive@library.example' }, 'kept across launches');
+  });
+
   it('answers invalid jobs with field issues, unknown commands and bad arguments with invalid-args', async () => {
     const { host } = newHost(path.join(work, 'data-invalid'));
     const r = await host.handle('jobs.create', { job: { seeds: ['ftp://x'], limits: { maxPages: -1 } } });
@@ -109,7 +127,7 @@ describe('job service', () => {
     const dir = path.join(work, 'data-crash');
     const { host } = newHost(dir);
     assert.throws(() => DataDir.open(dir), DataDirInUseError);
-    const job = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: [`${site.origin}/`], limits: { maxPages: 5 } } }));
+    const job = value<JobSummary>(await host.handle('jobs.create', { job: { seeds: [`${site.origin}/`], limits: { maxPages: 5 }, politeness: { delayMs: 0 } } }));
     await host.shutdown();
     // What a host that died mid-crawl leaves behind: the job still marked running.
     const data = DataDir.open(dir);
@@ -126,8 +144,8 @@ describe('job service', () => {
 
   it('runs two jobs at once, each in its own worker', async () => {
     const { host, log } = newHost(path.join(work, 'data-two'));
-    const a = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'A', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } }));
-    const b = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'B', seeds: [`${site.origin}/`], limits: { maxPages: 10 } } }));
+    const a = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'A', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } }));
+    const b = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'B', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } }));
     assert.notEqual(a.archiveDir, b.archiveDir);
     const done = Promise.all([log.jobStatus(a.id, 'finished'), log.jobStatus(b.id, 'finished')]);
     value(await host.handle('jobs.start', { id: a.id }));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { SCHEMA_VERSION } from '../../../electron/engine/store/schema.js';
 import { ArchiveFormatError, ArchiveInUseError, Catalogue, type NewUrl } from '../../../electron/engine/store/catalogue.js';
 
 function row(url: string, depth: number, extra: Partial<NewUrl> = {}): NewUrl {
@@ -190,11 +191,35 @@ describe('Catalogue', () => {
 
     const c = Catalogue.open(file);
     try {
-      assert.equal(c.getMeta('schema_version'), '2');
+      assert.equal(c.getMeta('schema_version'), String(SCHEMA_VERSION));
+      c.setAttempts(1, 2);
+      assert.deepEqual(c.nextRetry('http://a.test', 5), [], 'an archived URL is not waiting for a retry');
       // A capture saved by version 1 has no place; a new one has.
       assert.deepEqual(c.captureByDigest('sha256:OLD'), { url: 'http://a.test/', date: new Date('2025-01-01T00:00:00.000Z'), recordId: '<urn:uuid:4>' });
       c.putOriginal(1, 'text/html', { record: { file: 'a.warc.gz', offset: 0, length: 1 }, contentEncoding: null });
       assert.deepEqual(c.getOriginal(1), { record: { file: 'a.warc.gz', offset: 0, length: 1 }, contentEncoding: null });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('adds the attempts column to an archive that lacks it whatever version it records, so upgrades merged in either order meet', () => {
+    const file = path.join(dir, 'no-attempts.sqlite');
+    const db = new Database(file);
+    db.exec(SCHEMA_V1);
+    db.exec('ALTER TABLE payload_captures ADD COLUMN file TEXT; ALTER TABLE payload_captures ADD COLUMN offset INTEGER; ALTER TABLE payload_captures ADD COLUMN length INTEGER;');
+    db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    db.prepare("INSERT INTO urls (url, site, depth, state) VALUES ('http://a.test/x', 'http://a.test', 1, 'queued')").run();
+    db.close();
+    const c = Catalogue.open(file);
+    try {
+      assert.equal(c.nextQueued('http://a.test', 5).length, 1);
+      c.setAttempts(1, 1);
+      assert.deepEqual(c.nextQueued('http://a.test', 5), [], 'a URL waiting for a retry is not in the ordinary queue');
+      assert.deepEqual(
+        c.nextRetry('http://a.test', 5).map((r) => [r.url, r.attempts]),
+        [['http://a.test/x', 1]],
+      );
     } finally {
       c.close();
     }
