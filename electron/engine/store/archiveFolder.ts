@@ -3,19 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and its
- * SQLite side files, the offline copy, the WARC files, the folder of partial writes, and the probe
- * file of the writability check. (Exports are written where the archivist chose, never counted here.)
+ * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and the
+ * full-text index with their SQLite side files (and an index being rebuilt), the offline copy, the
+ * WARC files, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
  */
 export const CATALOGUE_FILE = 'catalogue.sqlite';
+export const TEXT_INDEX_FILE = 'text.sqlite';
 export const MIRROR_DIR = 'mirror';
 export const WARC_DIR = 'warc';
 export const TMP_DIR = '.partial';
+const sqliteFiles = (db: string): string[] => [db, `${db}-wal`, `${db}-shm`, `${db}-journal`];
 const HARVEST_NAMES: ReadonlySet<string> = new Set([
-  CATALOGUE_FILE,
-  `${CATALOGUE_FILE}-wal`,
-  `${CATALOGUE_FILE}-shm`,
-  `${CATALOGUE_FILE}-journal`,
+  ...sqliteFiles(CATALOGUE_FILE),
+  ...sqliteFiles(TEXT_INDEX_FILE),
+  ...sqliteFiles(`${TEXT_INDEX_FILE}.building`),
   MIRROR_DIR,
   WARC_DIR,
   TMP_DIR,

@@ -1,4 +1,5 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
+import { TEXT_INDEX_FILE } from './archiveFolder.js';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -18,7 +19,6 @@ export { packText, type PackedText } from './packedText.js';
  * Tokenizer: unicode61 with remove_diacritics 2 (café = cafe, stemming-free; `term*` for prefixes).
  * Chinese, Japanese and Thai text arrives with its words marked by wordBreaks.ts.
  */
-export const TEXT_INDEX_FILE = 'text.sqlite';
 
 export type TextKind = 'html' | 'pdf' | 'text';
 export const TEXT_KINDS: readonly TextKind[] = ['html', 'pdf', 'text'];
