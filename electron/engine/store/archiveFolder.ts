@@ -1,29 +1,26 @@
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TEXT_INDEX_FILE } from './textIndex.js';
 
 /**
- * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and its
- * SQLite side files, the offline copy, the WARC files, the folder of partial writes, and the probe
- * file of the writability check. (Exports are written where the archivist chose, never counted here.)
+ * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and the
+ * full-text index with their SQLite side files (and the index being rebuilt), the offline copy, the
+ * WARC files, the folder of partial writes, and the probe file of the writability check. (Exports
+ * are written where the archivist chose, never counted here.)
  */
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const MIRROR_DIR = 'mirror';
 export const WARC_DIR = 'warc';
 export const TMP_DIR = '.partial';
-const HARVEST_NAMES: ReadonlySet<string> = new Set([
-  CATALOGUE_FILE,
-  `${CATALOGUE_FILE}-wal`,
-  `${CATALOGUE_FILE}-shm`,
-  `${CATALOGUE_FILE}-journal`,
-  MIRROR_DIR,
-  WARC_DIR,
-  TMP_DIR,
-]);
+const HARVEST_DIRS: ReadonlySet<string> = new Set([MIRROR_DIR, WARC_DIR, TMP_DIR]);
+const DATABASES = [CATALOGUE_FILE, TEXT_INDEX_FILE];
+const DATABASE_SIDE_FILES = ['', '-wal', '-shm', '-journal'];
 export const WRITE_PROBE_PREFIX = '.harvest-write-test-';
 
 export function isHarvestEntry(name: string): boolean {
-  return HARVEST_NAMES.has(name) || name.startsWith(WRITE_PROBE_PREFIX);
+  if (HARVEST_DIRS.has(name) || name.startsWith(WRITE_PROBE_PREFIX)) return true;
+  return DATABASES.some((db) => [db, `${db}.building`].some((file) => DATABASE_SIDE_FILES.some((side) => name === `${file}${side}`)));
 }
 
 export interface FolderContext {

@@ -31,6 +31,7 @@ describe('archive folders', () => {
     assert.equal(newArchiveFolderProblem(path.join(work, 'empty'), ctx), null);
     mkdirSync(path.join(work, 'interrupted', 'mirror'), { recursive: true });
     writeFileSync(path.join(work, 'interrupted', 'catalogue.sqlite'), '');
+    writeFileSync(path.join(work, 'interrupted', 'text.sqlite-wal'), '');
     assert.equal(newArchiveFolderProblem(path.join(work, 'interrupted'), ctx), null);
     mkdirSync(path.join(work, 'thesis'));
     for (const n of ['a.docx', 'b.docx', 'c.docx', 'd.docx']) writeFileSync(path.join(work, 'thesis', n), '');
@@ -45,11 +46,19 @@ describe('archive folders', () => {
     writeFileSync(path.join(elsewhere, 'precious.txt'), 'p');
     writeFileSync(path.join(dir, 'catalogue.sqlite'), '');
     writeFileSync(path.join(dir, 'catalogue.sqlite-wal'), '');
+    writeFileSync(path.join(dir, 'text.sqlite'), '');
+    writeFileSync(path.join(dir, 'text.sqlite.building-journal'), '');
+    writeFileSync(path.join(dir, 'text.sqlite.old'), 'not one of ours');
     writeFileSync(path.join(dir, 'warc', 'a.warc.gz'), '');
     symlinkSync(elsewhere, path.join(dir, 'mirror'));
     writeFileSync(path.join(dir, 'notes.txt'), 'n');
     const r = removeArchiveContents(dir, { home: path.join(work, 'home'), platform: process.platform });
-    assert.deepEqual(r, { removed: ['catalogue.sqlite', 'catalogue.sqlite-wal', 'mirror', 'warc'], leftBehind: ['notes.txt'], folderRemoved: false, refused: null });
+    assert.deepEqual(r, {
+      removed: ['catalogue.sqlite', 'catalogue.sqlite-wal', 'mirror', 'text.sqlite', 'text.sqlite.building-journal', 'warc'],
+      leftBehind: ['notes.txt', 'text.sqlite.old'],
+      folderRemoved: false,
+      refused: null,
+    });
     assert.equal(readFileSync(path.join(elsewhere, 'precious.txt'), 'utf8'), 'p');
     assert.equal(readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'n');
 
