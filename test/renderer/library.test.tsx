@@ -84,6 +84,7 @@ describe('library', () => {
     await settle();
     assert.deepEqual(screen.getAllByTestId('archive-row').map((r) => r.getAttribute('data-job-id')), ['a', 'b2']);
     assert.equal(screen.queryByTestId('library-open-form'), null);
+    assert.equal(screen.queryByTestId('delete-report'), null, 'the notice about the deletion goes once the folder is back');
   });
 
   it('lists archives, opens one in the viewer, shows its folder on the web host and deletes the archive after confirmation', async () => {

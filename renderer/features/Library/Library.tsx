@@ -44,14 +44,14 @@ export function Library() {
         <p>No archives yet.</p>
         <p>Each job writes an archive as it runs. Create and start a job on the Jobs screen (g j); its archive appears here.</p>
         <p>An archive folder already on disk can be added to the library:</p>
-        <OpenArchive />
+        <OpenArchive onOpened={() => setDeleted(null)} />
       </div>
     );
   }
   return (
     <div className="library">
       <div className="library-toolbar">
-        <OpenArchive />
+        <OpenArchive onOpened={() => setDeleted(null)} />
       </div>
       {notice}
       <table className="archive-table">

@@ -9,7 +9,7 @@ import { useToasts } from '../../stores/toasts.js';
  * made by `harvest crawl`) to the library. The desktop app asks with the folder dialog; the web host
  * has none, so the path is typed.
  */
-export function OpenArchive() {
+export function OpenArchive({ onOpened }: { onOpened?: () => void }) {
   const isWeb = useApp(selectIsWebHost);
   const [typing, setTyping] = useState(false);
   const [dir, setDir] = useState('');
@@ -18,6 +18,7 @@ export function OpenArchive() {
     const job = await useArchives.getState().open(archiveDir);
     if (!job) return;
     useToasts.getState().push('info', `Added “${job.job.name}” to the library`);
+    onOpened?.();
     setTyping(false);
     setDir('');
   };
