@@ -46,7 +46,7 @@ describe('QA report', { timeout: 180_000 }, () => {
     });
     origin = await listenOnLoopback(server);
     archive = path.join(work, 'archive');
-    const r = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--max-segment-repeats', '2', '--quiet']);
+    const r = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--max-segment-repeats', '2', '--quiet', '--delay-ms', '0']);
     assert.equal(r.status, 0, r.stderr);
   });
   after(() => {

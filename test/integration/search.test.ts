@@ -79,7 +79,7 @@ describe('full-text search', { timeout: 300_000 }, () => {
     });
     extra = await listenOnLoopback(server);
     archive = path.join(work, 'archive');
-    const r = await runHarvest(['crawl', `${site.origin}/`, `${extra}/`, '--out', archive, '--connections', '8', '--quiet'], { timeoutMs: 240_000 });
+    const r = await runHarvest(['crawl', `${site.origin}/`, `${extra}/`, '--out', archive, '--connections', '8', '--delay-ms', '0', '--quiet'], { timeoutMs: 240_000 });
     assert.equal(r.status, 0, r.stderr);
   });
   after(async () => {
