@@ -89,7 +89,7 @@ describe('a re-crawl of an edited site', () => {
 
   it('records new, changed, markup-only and removed pages exactly, with 304s and revisits for the rest, through kills', async () => {
     const archive = path.join(work, 'archive');
-    const first = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--quiet', '--connections', '4']);
+    const first = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--quiet', '--connections', '4', '--delay-ms', '0']);
     assert.equal(first.status, 0, first.stderr);
     const before1 = listRecords(archive);
     const warcBefore = new Set(warcFiles(archive));

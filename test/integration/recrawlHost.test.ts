@@ -58,7 +58,7 @@ describe('re-crawls from the app and against a server without validators', () =>
     const origin = await listenOnLoopback(server);
     try {
       const archive = path.join(work, 'plain');
-      const first = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet']);
+      const first = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet', '--delay-ms', '0']);
       assert.equal(first.status, 0, first.stderr);
       const before1 = new Set(readdirSync(path.join(archive, 'warc')));
       const second = await runHarvest(['recrawl', archive, '--quiet']);
@@ -91,7 +91,7 @@ describe('re-crawls from the app and against a server without validators', () =>
     hosts.push(host);
     const log = new EventLog();
     host.onEvent(log.listener);
-    const job = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'Again', seeds: [`${site.origin}/`], limits: { maxDepth: 1 }, politeness: { perHostConnections: 4 } } }));
+    const job = value<JobSummary>(await host.handle('jobs.create', { job: { name: 'Again', seeds: [`${site.origin}/`], limits: { maxDepth: 1 }, politeness: { perHostConnections: 4, delayMs: 0 } } }));
     const finished = () => log.jobStatus(job.id, 'finished');
     let done = finished();
     value(await host.handle('jobs.start', { id: job.id }));

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { compareCapture, type CaptureFacts } from '../../../electron/engine/store/captureOutcome.js';
 import { Catalogue, type UrlCapture } from '../../../electron/engine/store/catalogue.js';
+import { SCHEMA_VERSION } from '../../../electron/engine/store/schema.js';
 
 const page = (digest: string, text: string | null, status = 200): CaptureFacts => ({ outcome: 'new', httpStatus: status, payloadDigest: digest, textDigest: text });
 const answer = (digest: string | null, text: string | null, status: number | null = 200, notModified = false) => ({ httpStatus: status, payloadDigest: digest, textDigest: text, notModified });
@@ -83,7 +84,7 @@ describe('captures in the catalogue', () => {
     }
   });
 
-  it('makes a schema version 2 archive capture 1', () => {
+  it('makes an archive of schema version 2 (made before captures) capture 1', () => {
     const file = path.join(dir, 'v2.sqlite');
     const c = Catalogue.open(file);
     c.close();
@@ -106,7 +107,7 @@ describe('captures in the catalogue', () => {
     }
     const up = Catalogue.open(file);
     try {
-      assert.equal(up.getMeta('schema_version'), '3');
+      assert.equal(up.getMeta('schema_version'), String(SCHEMA_VERSION));
       assert.deepEqual(up.listCaptures().map((k) => [k.id, k.state, k.startedAt, k.counts.new, k.counts.failed]), [[1, 'finished', '2025-01-01T00:00:00.000Z', 1, 1]]);
       const home = up.capturesOf('http://s.test/')[0]!;
       assert.deepEqual([home.payloadDigest, home.record, home.localPath], ['sha256:HOME', { file: 'a.warc.gz', offset: 10, length: 20 }, 's/index.html']);
