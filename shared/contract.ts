@@ -1,3 +1,4 @@
+import type { CaptureSummary, ChangeReport, UrlCaptureInfo } from './captures.js';
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
@@ -195,6 +196,25 @@ export const COMMANDS = {
       .strict(),
   },
   'exports.cancel': { args: z.object({ exportId: id }).strict() },
+  /** "Run again now": a new capture of a finished job (a re-crawl). */
+  'jobs.recrawl': { args: z.object({ id }).strict() },
+  /** The archive's captures, with their counts by outcome. */
+  'archives.captures': { args: z.object({ id }).strict() },
+  /** What changed in a capture (default the latest) since another (default the one before). */
+  'archives.changes': {
+    args: z
+      .object({
+        id,
+        capture: z.number().int().positive().optional(),
+        since: z.number().int().positive().optional(),
+        limit: z.number().int().positive().max(100_000).default(1000),
+      })
+      .strict(),
+  },
+  /** The captures of one page, for the viewer's timeline. */
+  'archives.urlCaptures': { args: z.object({ id, url: z.string().max(8000) }).strict() },
+  /** A page as it was in one capture, read from its WARC record. */
+  'archives.captureContent': { args: z.object({ id, url: z.string().max(8000), capture: z.number().int().positive() }).strict() },
   /** One URL's detail (URL detail panel, not-in-archive page): the URL as found on the web or in the log. */
   'jobs.urlDetail': { args: z.object({ id, url: z.string().min(1).max(8000) }).strict() },
   /** A job's summary: stats, pages and the commonest failure reasons. */
@@ -252,6 +272,20 @@ export interface CommandResults {
   'exports.verify': ExportRecord;
   'settings.get': AppSettings;
   'settings.set': AppSettings;
+  'jobs.recrawl': JobSummary;
+  'archives.captures': CaptureSummary[];
+  'archives.changes': ChangeReport;
+  'archives.urlCaptures': UrlCaptureInfo[];
+  'archives.captureContent': CaptureContentReply;
+}
+
+/** One capture of a page: its source (HTML and CSS) and visible text (HTML), both null for other types. */
+export interface CaptureContentReply {
+  url: string;
+  capture: number;
+  contentType: string | null;
+  source: string | null;
+  text: string | null;
 }
 
 /** One export's life, pushed as 'export' events while it runs. */

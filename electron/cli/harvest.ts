@@ -291,6 +291,23 @@ async function main(argv: string[]): Promise<number> {
       const events = openEventLog(values['events-jsonl']);
       return runCrawl(positionals[0]!, values.quiet ?? false, events);
     }
+    case 'recrawl': {
+      const { values, positionals } = parse('recrawl', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
+      if (positionals.length !== 1) throw new UsageError('recrawl needs exactly one <archive-dir>', 'recrawl');
+      const events = openEventLog(values['events-jsonl']);
+      // The new capture begins here, in one transaction; the crawl that makes it runs as a resume does.
+      const archive = Archive.open(positionals[0]!);
+      try {
+        const n = archive.beginCapture();
+        if (!values.quiet) process.stderr.write(`capture ${n} of ${archive.dir}\n`);
+      } finally {
+        archive.close();
+      }
+      return runCrawl(positionals[0]!, values.quiet ?? false, events);
+    }
+    case 'changes':
+    case 'captures':
+      return (await import('./changes.js')).runCaptureCommand(command, rest);
     case 'stats': {
       const { values, positionals } = parse('stats', rest, { json: { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('stats needs exactly one <archive-dir>', 'stats');

@@ -3,7 +3,7 @@
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'stats', 'list', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -27,6 +27,9 @@ export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md 
 export const SYNOPSIS: Record<CliCommand, string> = {
   crawl: 'harvest crawl <url>... --out <archive-dir> [options]',
   resume: 'harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]',
+  recrawl: 'harvest recrawl <archive-dir> [--quiet] [--events-jsonl <file>]',
+  changes: 'harvest changes <archive-dir> [--capture <n>] [--since <m>] [--limit <n>] [--json]',
+  captures: 'harvest captures <archive-dir> [--json]',
   stats: 'harvest stats <archive-dir> [--json]',
   list: 'harvest list <archive-dir> [--json]',
   export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]',
@@ -71,6 +74,9 @@ Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
 export const COMMAND_HELP: Record<CliCommand, string> = {
   crawl: `Harvest one or more sites into a new archive folder.\n\nusage: ${SYNOPSIS.crawl}\n\n${CRAWL_OPTIONS_HELP}`,
   resume: `Continue a paused or interrupted crawl where it stopped.\n\nusage: ${SYNOPSIS.resume}\n\noptions:\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each`,
+  recrawl: `Capture the archive's site again (same seeds, scope and settings), once its last capture has finished:\nconditional requests, unchanged pages recorded as WARC revisits and left as they are in the mirror.\n\nusage: ${SYNOPSIS.recrawl}\n\noptions:\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each\nCtrl-C pauses and checkpoints; 'harvest resume' continues.`,
+  changes: `What changed in a capture: counts by outcome (new, changed, markup-only, unchanged, not modified,\nremoved, failed) and the URLs new, changed, markup-only and removed.\n\nusage: ${SYNOPSIS.changes}\n\noptions:\n  --capture <n>   the capture to report (default the latest)\n  --since <m>     compare with capture m (default the one before)\n  --limit <n>     at most n URLs per list (counts are never capped)\n  --json          {"capture", "previous", "counts", "new", "changed", "markupOnly", "removed"}`,
+  captures: `Every capture of an archive: its state, start, counts by outcome and bytes added.\n\nusage: ${SYNOPSIS.captures}\n\noptions:\n  --json   the captures as JSON`,
   stats: `Counts by outcome and skip reason, bytes and crawl time of an archive.\n\nusage: ${SYNOPSIS.stats}\n\noptions:\n  --json   the figures as JSON`,
   list: `One line per URL of an archive: outcome, HTTP status, URL, local file or reason.\n\nusage: ${SYNOPSIS.list}\n\noptions:\n  --json   one JSON record per line`,
   export: `Package an archive as WACZ, WARC, a ZIP of the offline copy or a BagIt bag.\n\nusage: ${SYNOPSIS.export}\n\noptions:\n  --format <f>        wacz, warc, zip or bagit (required)\n  --out, -o <path>    the file (or bag folder) to write (required)\n  --include-mirror    bagit: also put the offline copy in the bag\n  --no-page-text      wacz: leave each page's text out of pages.jsonl\n  --bag-checksums <algs>  bagit: manifest algorithms, comma-separated: sha512 (default), sha256, sha1, md5\n  --quiet             no progress line`,

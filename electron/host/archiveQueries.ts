@@ -4,6 +4,8 @@ import { DublinCoreSchema, StoredDublinCoreSchema, type DublinCore, type Metadat
 import { z } from 'zod';
 import type { JobReport, UrlFacts } from '../../shared/urlDetail.js';
 import type { Archive } from '../engine/store/archive.js';
+import type { UrlCapture } from '../engine/store/catalogue.js';
+import { CAPTURE_OUTCOMES, type CaptureSummary, type ChangeReport } from '../../shared/captures.js';
 import { writeEntryPage } from '../engine/crawl/entryPage.js';
 import { suggestMetadata } from '../engine/crawl/metadataSuggestion.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
@@ -27,6 +29,14 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('pages'), offset: z.number().int().nonnegative(), limit: z.number().int().positive(), search: z.string().optional() }),
   z.object({ kind: z.literal('lookup'), localPath: z.string() }),
   z.object({ kind: z.literal('getMetadata') }),
+  z.object({ kind: z.literal('captures') }),
+  z.object({
+    kind: z.literal('changes'),
+    capture: z.number().int().positive().optional(),
+    since: z.number().int().positive().optional(),
+    limit: z.number().int().positive().optional(),
+  }),
+  z.object({ kind: z.literal('urlCaptures'), url: z.string() }),
   z.object({ kind: z.literal('urlFacts'), url: z.string() }),
   z.object({ kind: z.literal('report'), failures: z.number().int().positive() }),
   z.object({ kind: z.literal('setMetadata'), metadata: DublinCoreSchema }),
@@ -44,6 +54,10 @@ export interface QueryAnswers {
   urlFacts: UrlFacts | null;
   report: JobReport;
   suggestMetadata: MetadataSuggestion;
+  captures: CaptureSummary[];
+  changes: ChangeReport;
+  /** Every capture of one URL with where its payload is, oldest first. */
+  urlCaptures: UrlCapture[];
 }
 
 export type QueryOf<K extends ArchiveQuery['kind']> = Extract<ArchiveQuery, { kind: K }>;
@@ -79,6 +93,12 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return c.urlFacts(q.url);
     case 'report':
       return { stats: readStats(c), pages: c.htmlPagesArchived(), topFailures: c.topFailures(q.failures), robotsProblems: c.robotsProblems() };
+    case 'captures':
+      return c.listCaptures();
+    case 'changes':
+      return c.changes(q);
+    case 'urlCaptures':
+      return c.capturesOf(q.url);
   }
 }
 
@@ -144,6 +164,53 @@ const reportSchema = z.object({
 
 const paged = <T extends z.ZodType>(row: T) => z.object({ total: z.number(), rows: z.array(row) });
 
+const outcomeCountsSchema = z.object({
+  new: z.number(),
+  changed: z.number(),
+  markupOnly: z.number(),
+  unchanged: z.number(),
+  notModified: z.number(),
+  removed: z.number(),
+  failed: z.number(),
+});
+
+const captureSummarySchema = z.object({
+  id: z.number(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  state: z.enum(['running', 'pausing', 'paused', 'finished', 'failed']),
+  durationMs: z.number(),
+  counts: outcomeCountsSchema,
+  bytesAdded: z.number(),
+});
+
+const changeReportSchema = z.object({
+  capture: z.number(),
+  previous: z.number().nullable(),
+  counts: outcomeCountsSchema,
+  new: z.array(z.string()),
+  changed: z.array(z.string()),
+  markupOnly: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+
+const urlCaptureSchema = z.object({
+  urlId: z.number(),
+  capture: z.number(),
+  outcome: z.enum(CAPTURE_OUTCOMES),
+  httpStatus: z.number().nullable(),
+  contentType: z.string().nullable(),
+  bytes: z.number().nullable(),
+  payloadDigest: z.string().nullable(),
+  textDigest: z.string().nullable(),
+  localPath: z.string().nullable(),
+  etag: z.string().nullable(),
+  lastModified: z.string().nullable(),
+  record: z.object({ file: z.string(), offset: z.number(), length: z.number() }).nullable(),
+  contentEncoding: z.string().nullable(),
+  fetchedAt: z.string(),
+});
+
 export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<QueryAnswers[K]> } = {
   stats: statsSchema,
   urls: paged(urlRecordSchema),
@@ -154,4 +221,7 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   suggestMetadata: z.object({ title: z.string(), date: z.string() }),
   urlFacts: urlFactsSchema.nullable(),
   report: reportSchema,
+  captures: z.array(captureSummarySchema),
+  changes: changeReportSchema,
+  urlCaptures: z.array(urlCaptureSchema),
 };

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RATE_HISTORY_POINTS, type ArchiveSummary, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
+import { RATE_HISTORY_POINTS, type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
 import { JobValidationError, parseJob, type AppSettings, type Job } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
-import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
+import { readCaptureContent } from '../engine/crawl/captureContent.js';
+import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js';
 import { removeArchiveContents } from '../engine/store/archiveFolder.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
@@ -224,6 +225,31 @@ export class JobService {
     const r = this.record(id);
     if (!RESUMABLE.has(r.status)) throw new HostError('conflict', `a ${r.status} job cannot be resumed`);
     return this.launch(r);
+  }
+
+  /** "Run again now": starts the next capture of a finished job and runs it as a resume does. */
+  recrawl(id: string): JobSummary {
+    const r = this.record(id);
+    if (r.status !== 'finished' || this.runners.has(id)) throw new HostError('conflict', `a ${r.status} job cannot be run again; only a finished one can`);
+    try {
+      this.withArchive(r, true, (a) => a.beginCapture());
+    } catch (e) {
+      throw asHostError(e);
+    }
+    return this.launch(r);
+  }
+
+  /** A page as it was in one capture, read from the WARC files (readable while the job runs). */
+  async captureContent(id: string, url: string, capture: number): Promise<CaptureContentReply> {
+    const r = this.record(id);
+    const found = (await this.query(id, { kind: 'urlCaptures', url })).find((c) => c.capture === capture);
+    if (found === undefined) throw new HostError('not-found', `${url} has no capture ${capture}`);
+    try {
+      const content = await readCaptureContent(path.join(r.archiveDir, WARC_DIR), url, found, (r.job as Job).fetch.maxResponseBytes);
+      return { url, capture, ...content };
+    } catch (e) {
+      throw new HostError('not-found', `capture ${capture} of ${url} cannot be read: ${(e as Error).message}`);
+    }
   }
 
   pause(id: string): JobSummary {

@@ -34,7 +34,7 @@ export async function freePort(): Promise<number> {
 
 export interface Manifest {
   origin: string;
-  pages: { id: string; url: string; urls?: string[] }[];
+  pages: { id: string; url: string; urls?: string[]; file: string; depth: number; charset?: string }[];
   assets: { id: string; url: string; urls?: string[] }[];
   traps: { name: string; entry: string; pattern: string }[];
   robotsDisallowed: { pages: { id: string; url: string }[] };
@@ -54,6 +54,10 @@ export async function startBenchSite(opts: {
   workDir: string;
   latencyMs?: number;
   compress?: boolean;
+  /** Per-file ETag and Last-Modified, 304s to conditional requests (serve.mjs --validators). */
+  validators?: boolean;
+  /** Files re-read on every request, so a test can edit the site between crawls (serve.mjs --live). */
+  live?: boolean;
 }): Promise<BenchSite> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -68,6 +72,8 @@ export async function startBenchSite(opts: {
   const args = [path.join(BENCH_DIR, 'serve.mjs'), '--dir', dir, '--port', String(port)];
   if (opts.latencyMs) args.push('--latency-ms', String(opts.latencyMs));
   if (opts.compress) args.push('--compress');
+  if (opts.validators) args.push('--validators');
+  if (opts.live) args.push('--live');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   await waitForLine(child, 'serve: http://');
   return {

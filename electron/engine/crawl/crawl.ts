@@ -20,6 +20,7 @@ import { Frontier } from './frontier.js';
 import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
 import { RequestHeaders } from './requestHeaders.js';
+import { conditionalHeaders } from './captureFacts.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
 import { indexMissing } from './textIndexing.js';
@@ -204,10 +205,12 @@ export class Crawl {
         documents: this.documents,
         warc: this.warc,
         text: this.textIndex,
+        warcDir: this.archive.warcDir,
         emit: this.emit,
       });
       c.transaction(() => {
         if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
+        c.ensureCapture(new Date(c.getMeta('started_at')!));
         c.setMeta('state', 'running');
         for (const seed of this.job.seeds) {
           const url = canonicalize(seed);
@@ -437,8 +440,11 @@ export class Crawl {
     let res: FetchResponse;
     const attempt = row.attempts + 1;
     const startedMs = performance.now();
+    // A URL fetched in an earlier capture is asked whether it changed since, and compared with it.
+    const c = this.archive.catalogue;
+    const prev = c.currentCapture() > 1 ? c.previousCapture(row.id) : undefined;
     try {
-      res = await this.fetcher.fetch(row.url, { signal: abort.signal, headers: this.requestHeaders.for(row.url) });
+      res = await this.fetcher.fetch(row.url, { signal: abort.signal, headers: [...this.requestHeaders.for(row.url), ...conditionalHeaders(prev)] });
       s.lastResponseMs = res.durationMs;
       fetched();
       this.pump();
@@ -452,14 +458,14 @@ export class Crawl {
         return;
       }
       if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.retryBackoffMs), retry)) {
-        this.archiver!.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`);
+        this.archiver!.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`, prev);
       }
       return;
     } finally {
       this.inFlight.delete(abort);
     }
     if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.retryBackoffMs), retry)) return;
-    if (await this.archiver!.archive(row, res, attemptsNote(attempt))) this.limits.pageSaved();
+    if (await this.archiver!.archive(row, res, prev, attemptsNote(attempt))) this.limits.pageSaved();
     this.limits.checkBytes();
   }
 
@@ -537,7 +543,9 @@ export class Crawl {
         c.setMeta('duration_ms', String(this.elapsedMs()));
         c.setMeta('state', final);
         c.setMeta(STATE_MESSAGE, this.fatal?.message ?? this.unreached ?? '');
-        if (final === 'finished') c.setMeta('finished_at', new Date().toISOString());
+        const finishedAt = final === 'finished' ? new Date() : null;
+        if (finishedAt !== null) c.setMeta('finished_at', finishedAt.toISOString());
+        c.endCaptureRun(final, this.elapsedMs(), finishedAt);
       });
       if (final !== 'finished') await writeEntryPage(this.archive);
     } catch (e) {

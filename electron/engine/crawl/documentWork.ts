@@ -1,5 +1,6 @@
 import { pdfText, plainText, type TextFileKind } from '../parse/fileText.js';
 import type { ExtractedLink, ParsedDoc } from '../parse/html.js';
+import { textDigest } from '../parse/visibleText.js';
 import { packText, type PackedText } from '../store/packedText.js';
 import type { Mirror } from '../store/mirror.js';
 import { hrefBetween } from '../url/localPath.js';
@@ -20,6 +21,8 @@ export interface PreparedDocument {
   title: string | null;
   /** The page's visible text for the search index; null unless asked for, and for CSS. */
   text: PackedText | null;
+  /** Digest of an HTML page's whitespace-normalised visible text (see visibleText.ts); null for CSS. */
+  textDigest: string | null;
   links: PreparedLink[];
   /** The body deflated for the catalogue (the finishing pass rewrites from it); null unless asked for. */
   original: Buffer | null;
@@ -58,11 +61,13 @@ export class DocumentWork {
 
   prepare(ticket: number, req: PrepareRequest): PreparedDocument {
     const body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
-    const doc = parseDocument(req.kind, body, req.url, req.contentType, req.withText ?? false);
+    // An HTML page's text is always read: a capture compares its digest with the one before.
+    const doc = parseDocument(req.kind, body, req.url, req.contentType, req.kind === 'html');
     this.parsed.set(ticket, doc);
     return {
       title: doc.title,
-      text: doc.text ? packText(doc.text) : null,
+      text: doc.text && req.withText ? packText(doc.text) : null,
+      textDigest: doc.text ? textDigest(doc.text) : null,
       links: doc.links.map((l) => ({ ...l, canonical: this.memo.canonicalize(l.url) })),
       original: req.packOriginal ? packOriginal(body) : null,
     };

@@ -45,7 +45,8 @@ export class ReferenceMemo {
   /**
    * Where a reference to `target` should point in a saved copy right now: its file if archived, the
    * end of its redirect chain if known, its predicted file if still queued (checked again when the
-   * crawl finishes), or nowhere (null: the reference stays absolute and works online).
+   * crawl finishes), the copy an earlier capture kept of it (it failed or is gone now), or nowhere
+   * (null: the reference stays absolute and works online).
    */
   plannedTarget(target: UrlRow, typeHint: string | null): string | null {
     switch (target.state) {
@@ -63,7 +64,7 @@ export class ReferenceMemo {
         return p;
       }
       default:
-        return null;
+        return target.local_path;
     }
   }
 }
@@ -76,9 +77,12 @@ function asTypeHint(hint: string | null): 'html' | 'css' | null {
   return hint === 'html' || hint === 'css' ? hint : null;
 }
 
-/** Where a reference points once the crawl has finished: only files that really exist. */
+/**
+ * Where a reference points once the crawl has finished: only files that really exist (a URL's own,
+ * the end of its redirect chain, or the copy an earlier capture kept of a URL gone since).
+ */
 export function finalTarget(target: UrlRow): string | null {
-  return target.state === 'archived' || target.state === 'redirect' ? target.local_path : null;
+  return target.state === 'queued' ? null : target.local_path;
 }
 
 export function packOriginal(body: Buffer): Buffer {

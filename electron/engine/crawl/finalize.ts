@@ -42,7 +42,11 @@ export async function finalizeMirror(
   onProgress: FinalizeProgress = () => {},
 ): Promise<number> {
   const c = archive.catalogue;
-  c.transaction(() => markRedirectLoops(c, c.resolveRedirectChains()));
+  c.transaction(() => {
+    // What an earlier capture had and this one did not reach is removed from this one (its file stays).
+    c.markUnreachedRemoved(new Date());
+    markRedirectLoops(c, c.resolveRedirectChains());
+  });
   const total = c.maxUrlId();
   onProgress(0, total);
   let rewritten = 0;

@@ -79,7 +79,8 @@ export class Frontier {
   admit(d: Discovery): UrlRow {
     const existing = this.catalogue.lookup(d.url);
     if (existing) {
-      this.maybeRequeue(existing, d);
+      if (existing.capture < this.catalogue.currentCapture()) this.readmit(existing, d);
+      else this.maybeRequeue(existing, d);
       return existing;
     }
     // A site is an origin: robots.txt and politeness both apply per scheme, host and port.
@@ -102,6 +103,25 @@ export class Frontier {
     this.meter.discovered(state, reason);
     if (state === 'queued') this.onQueued(site);
     return row;
+  }
+
+  /** A URL of an earlier capture met again in this one is admitted as if it were new. */
+  private readmit(row: UrlRow, d: Discovery): void {
+    const depth = d.sameDepth ? d.parentDepth : d.parentId === null ? 0 : d.parentDepth + 1;
+    const reason = this.skipReason(d, depth) ?? (d.pastLinkCap ? 'limit:links-per-page' : null);
+    const state = reason === null ? 'queued' : 'skipped';
+    this.catalogue.readmit(row, {
+      depth,
+      state,
+      requisite: d.requisite,
+      parentId: d.parentId,
+      via: d.via,
+      typeHint: d.typeHint,
+      redirectHops: d.redirectHops,
+      skipReason: reason,
+    });
+    this.meter.discovered(state, reason);
+    if (state === 'queued') this.onQueued(row.site);
   }
 
   private skipReason(d: Discovery, depth: number): SkipReason | null {

@@ -1,30 +1,32 @@
 import type { CrawlEvent, SkipReason } from '../../../shared/crawl.js';
 import type { Job } from '../../../shared/job.js';
+import { FetchError } from '../fetch/errors.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
-import type { Statement } from 'better-sqlite3';
 import { textFileKind } from '../parse/fileText.js';
-import type { PackedText } from '../store/packedText.js';
-import { FIRST_CAPTURE, type TextIndex, type TextKind } from '../store/textIndex.js';
-import type { Catalogue, FetchOutcome, LinkRow, PayloadCapture, QueuedRow, StoredOriginal } from '../store/catalogue.js';
+import { compareCapture } from '../store/captureOutcome.js';
+import type { TextIndex } from '../store/textIndex.js';
+import type { Catalogue, FetchOutcome, PayloadCapture, QueuedRow, StoredOriginal, UrlCapture } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
+import { warcDigest } from '../warc/digest.js';
+import { WarcError } from '../warc/errors.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
 import type { ExchangeLocation } from '../warc/types.js';
 import type { WarcWriter } from '../warc/writer.js';
 import { ByteBudget } from './byteBudget.js';
-import { documentKind, packOriginal, ReferenceMemo } from './documents.js';
+import { NOTHING_SEEN, originalOfPrevious, validatorsOf, type Seen } from './captureFacts.js';
+import { documentKind, packOriginal } from './documents.js';
 import type { DocumentPool, PreparedTicket } from './documentPool.js';
 import type { SaveFailure } from './documentWork.js';
 import type { Frontier } from './frontier.js';
+import { LinkAdmission } from './linkAdmission.js';
+import { readOriginal } from './originals.js';
 import type { ProgressMeter } from './progress.js';
+import { TextFeed } from './textFeed.js';
+
+export { MAX_LINKS_QUEUED_PER_PAGE } from './linkAdmission.js';
 
 const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
-
-/**
- * The most links one page adds to the queue; those past it are recorded as skipped
- * (limit:links-per-page) unless the URL is already known. Every reference is still rewritten.
- */
-export const MAX_LINKS_QUEUED_PER_PAGE = 10_000;
 
 /** Errors that concern one URL's file (a name clash, a name too long): that URL fails, the crawl goes on. */
 const PER_URL_FS_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL']);
@@ -39,16 +41,21 @@ export interface ArchiverParts {
   warc: WarcWriter | null;
   /** The search index the saved documents' text goes to. */
   text: TextIndex;
+  /** Where the archive's WARC files are, to read back what a 304 did not send again. */
+  warcDir: string;
   emit: (e: CrawlEvent) => void;
 }
 
 /**
  * Capture bookkeeping: what becomes of a fetched response. It is recorded in the WARC, parsed and
  * saved to the mirror, its links admitted to the frontier, and its outcome committed to the
- * catalogue with the payload captures the WARC writer reported since the last commit.
+ * catalogue, with how it compares with the URL's previous capture and the payload captures the WARC
+ * writer reported since the last commit. An answer the same as last time (304, or the same payload)
+ * leaves the mirror's file as it is; its links are still followed.
  */
 export class ResponseArchiver {
-  private readonly memo = new ReferenceMemo();
+  private readonly links: LinkAdmission;
+  private readonly text: TextFeed;
   /**
    * First captures of payloads written to the WARC, saved with the next outcome rather than in a
    * commit of their own (each commit rewrites every page it touches in the WAL).
@@ -60,22 +67,15 @@ export class ResponseArchiver {
    * without a bound every connection's page would be held at once.
    */
   private readonly parseBudget = new ByteBudget(PARSE_BUDGET_BYTES);
-  /** Files whose text is being read (PDFs take a while): the crawl goes on meanwhile, and waits for them when it stops. */
-  private readonly readingText = new Set<Promise<void>>();
-  private fetchedAt: Statement | null = null;
 
-  constructor(private readonly p: ArchiverParts) {}
-
-  /** Resolves once the text of every saved file has been read and queued for the index. */
-  async textRead(): Promise<void> {
-    while (this.readingText.size > 0) await Promise.allSettled([...this.readingText]);
+  constructor(private readonly p: ArchiverParts) {
+    this.links = new LinkAdmission(p.catalogue, p.frontier, p.documents);
+    this.text = new TextFeed(p.catalogue, p.text, p.documents);
   }
 
-  /** Queues a saved document's text for the index, dated as its outcome in the catalogue. */
-  private indexText(row: QueuedRow, kind: TextKind, text: PackedText): void {
-    this.fetchedAt ??= this.p.catalogue.sqlite.prepare('SELECT fetched_at FROM urls WHERE id = ?').pluck();
-    const fetchedAt = this.fetchedAt.get(row.id) as string | null;
-    this.p.text.add({ urlId: row.id, url: row.url, capture: FIRST_CAPTURE, kind, fetchedAt, text });
+  /** Resolves once the text of every saved file has been read and queued for the index. */
+  textRead(): Promise<void> {
+    return this.text.textRead();
   }
 
   /** The WARC writer's report of a payload's first capture. */
@@ -94,8 +94,8 @@ export class ResponseArchiver {
     this.p.emit({ type: 'url', url: row.url, state: 'skipped', skipReason: reason, ...(error !== null && { error }) });
   }
 
-  failed(row: QueuedRow, error: string, res?: FetchResponse): void {
-    this.record(row, {
+  failed(row: QueuedRow, error: string, prev: UrlCapture | undefined, res?: FetchResponse): void {
+    const outcome: FetchOutcome = {
       state: 'failed',
       httpStatus: res?.status ?? null,
       contentType: res?.contentType ?? null,
@@ -104,7 +104,8 @@ export class ResponseArchiver {
       redirectToId: null,
       error,
       title: null,
-    });
+    };
+    this.record(row, outcome, prev, NOTHING_SEEN);
   }
 
   /**
@@ -113,7 +114,8 @@ export class ResponseArchiver {
    * record. `attemptsNote` says how often an error answer was asked for. Returns whether an HTML
    * page was saved.
    */
-  async archive(row: QueuedRow, res: FetchResponse, attemptsNote = ''): Promise<boolean> {
+  async archive(row: QueuedRow, res: FetchResponse, prev: UrlCapture | undefined, attemptsNote = ''): Promise<boolean> {
+    if (res.status === 304 && prev !== undefined && prev.payloadDigest !== null) return this.archiveNotModified(row, res, prev);
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
     const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
     let doc: PreparedTicket | null = null;
@@ -130,14 +132,24 @@ export class ResponseArchiver {
         });
       }
       const recorded = await this.recordExchange(res, doc);
-      if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res);
+      const payloadDigest = recorded?.payloadDigest ?? warcDigest([res.wireBody]);
+      const textDigest = doc?.textDigest ?? null;
+      const seen: Seen = {
+        outcome: compareCapture(prev, { httpStatus: res.status, payloadDigest, textDigest, notModified: false }),
+        payloadDigest,
+        textDigest,
+        ...validatorsOf(res),
+        record: recordOf(recorded),
+        contentEncoding: res.headers['content-encoding'] ?? null,
+      };
+      if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res, prev, seen);
       else if (doc !== null) {
         const handedOver = doc;
         doc = null;
-        return (await this.archiveDocument(row, res, handedOver, recorded)) && kind === 'html';
-      } else if (res.status >= 200 && res.status < 300) await this.archiveFile(row, res);
+        return (await this.archiveDocument(row, res, handedOver, recorded, prev, seen)) && kind === 'html';
+      } else if (res.status >= 200 && res.status < 300) await this.archiveFile(row, res, prev, seen);
       else {
-        this.record(row, {
+        const outcome: FetchOutcome = {
           state: 'http-error',
           httpStatus: res.status,
           contentType: res.contentType,
@@ -146,7 +158,8 @@ export class ResponseArchiver {
           redirectToId: null,
           error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${attemptsNote}`,
           title: null,
-        });
+        };
+        this.record(row, outcome, prev, seen);
       }
       return false;
     } finally {
@@ -155,21 +168,36 @@ export class ResponseArchiver {
     }
   }
 
-  private record(row: QueuedRow, outcome: FetchOutcome): void {
+  /**
+   * Commits an outcome with the URL's row in the current capture. A URL keeps the file an earlier
+   * capture saved, and links to it keep working, unless it now redirects.
+   */
+  private record(row: QueuedRow, outcome: FetchOutcome, prev: UrlCapture | undefined, seen: Seen): void {
     const c = this.p.catalogue;
+    const o = outcome.localPath === null && outcome.state !== 'redirect' && prev?.localPath ? { ...outcome, localPath: prev.localPath } : outcome;
     c.transaction(() => {
       this.saveCaptures();
-      c.recordOutcome(row, outcome);
+      c.recordOutcome(row, o);
+      c.putUrlCapture({
+        urlId: row.id,
+        capture: c.currentCapture(),
+        httpStatus: o.httpStatus,
+        contentType: o.contentType,
+        bytes: o.bytes,
+        localPath: o.localPath,
+        fetchedAt: new Date().toISOString(),
+        ...seen,
+      });
     });
-    this.p.meter.finished(outcome.state, outcome.bytes ?? 0);
+    this.p.meter.finished(o.state, seen.outcome === 'not-modified' ? 0 : (o.bytes ?? 0));
     this.p.emit({
       type: 'url',
       url: row.url,
-      state: outcome.state,
-      ...(outcome.httpStatus !== null && { httpStatus: outcome.httpStatus }),
-      ...(outcome.error !== null && { error: outcome.error }),
-      ...(outcome.bytes !== null && { bytes: outcome.bytes }),
-      ...(outcome.localPath !== null && { localPath: outcome.localPath }),
+      state: o.state,
+      ...(o.httpStatus !== null && { httpStatus: o.httpStatus }),
+      ...(o.error !== null && { error: o.error }),
+      ...(o.bytes !== null && { bytes: o.bytes }),
+      ...(o.localPath !== null && { localPath: o.localPath }),
     });
   }
 
@@ -189,7 +217,7 @@ export class ResponseArchiver {
     return at;
   }
 
-  private recordRedirect(row: QueuedRow, res: FetchResponse): void {
+  private recordRedirect(row: QueuedRow, res: FetchResponse, prev: UrlCapture | undefined, seen: Seen): void {
     const { catalogue: c, frontier, job } = this.p;
     const target = canonicalize(res.location!, row.url);
     const hops = row.redirect_hops + 1;
@@ -213,7 +241,7 @@ export class ResponseArchiver {
           redirectHops: hops,
         }).id;
       }
-      this.record(row, {
+      const outcome: FetchOutcome = {
         state: 'redirect',
         httpStatus: res.status,
         contentType: res.contentType,
@@ -222,7 +250,8 @@ export class ResponseArchiver {
         redirectToId: targetId,
         error,
         title: null,
-      });
+      };
+      this.record(row, outcome, prev, seen);
     });
   }
 
@@ -239,94 +268,123 @@ export class ResponseArchiver {
     };
   }
 
-  /** A response saved as it came: anything but HTML and CSS. */
-  private async archiveFile(row: QueuedRow, res: FetchResponse): Promise<void> {
+  /** A response saved as it came: anything but HTML and CSS. The same payload as last time is not written again. */
+  private async archiveFile(row: QueuedRow, res: FetchResponse, prev: UrlCapture | undefined, seen: Seen): Promise<void> {
     const outcome = this.archivedOutcome(row, res);
-    const failure = await this.p.documents.write(outcome.localPath!, res.body);
-    if (failure !== null) this.failedToSave(row, res, outcome.localPath!, failure);
+    const failure = seen.outcome === 'unchanged' ? null : await this.p.documents.write(outcome.localPath!, res.body);
+    if (failure !== null) this.failedToSave(row, res, outcome.localPath!, failure, prev);
     else {
-      this.record(row, outcome);
+      this.record(row, outcome, prev, seen);
+      // The same payload as last time has its text in the index already.
       const kind = textFileKind(res.contentType, row.url);
-      if (kind !== null) this.readText(row, kind, res);
+      if (kind !== null && seen.outcome !== 'unchanged') this.text.readText(row, kind, res);
     }
   }
 
-  /** Reads a saved file's text in a document worker; one that can't be read is left out of the index. */
-  private readText(row: QueuedRow, kind: TextKind & ('pdf' | 'text'), res: FetchResponse): void {
-    const reading = this.p.documents
-      .fileText(kind, res.body, res.contentType)
-      .then((text) => {
-        if (text !== null) this.indexText(row, kind, text);
-      })
-      .catch(() => {})
-      .finally(() => this.readingText.delete(reading));
-    this.readingText.add(reading);
-  }
-
   /** A file that can't be saved under its name fails that URL only; anything else stops the crawl. */
-  private failedToSave(row: QueuedRow, res: FetchResponse, localPath: string, failure: SaveFailure): void {
+  private failedToSave(row: QueuedRow, res: FetchResponse, localPath: string, failure: SaveFailure, prev: UrlCapture | undefined): void {
     if (!PER_URL_FS_ERRORS.has(failure.code)) throw Object.assign(new Error(failure.message), { code: failure.code });
-    this.failed(row, `cannot save as ${localPath}: ${failure.code}`, res);
+    this.failed(row, `cannot save as ${localPath}: ${failure.code}`, prev, res);
   }
 
   /**
    * An HTML or CSS document parsed in a document worker: its links are admitted in one transaction,
    * the worker rewrites and saves the copy, then its link rows, original bytes and outcome commit
    * in a second. A kill in between leaves the URL queued with its links already known (the copy, if
-   * written, is overwritten when the URL is fetched again). Returns whether the document was saved.
+   * written, is overwritten when the URL is fetched again). A document unchanged since the previous
+   * capture keeps its copy and the link rows that describe it. Returns whether the document was saved.
    */
-  private async archiveDocument(row: QueuedRow, res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): Promise<boolean> {
-    const { catalogue: c, frontier, documents } = this.p;
+  private async archiveDocument(
+    row: QueuedRow,
+    res: FetchResponse,
+    doc: PreparedTicket,
+    recorded: ExchangeLocation | null,
+    prev: UrlCapture | undefined,
+    seen: Seen,
+  ): Promise<boolean> {
+    const { catalogue: c, documents } = this.p;
     const outcome = this.archivedOutcome(row, res);
     const localPath = outcome.localPath!;
-    const written: (string | null)[] = [];
-    const links: LinkRow[] = [];
-    let saving = false;
-    try {
-      const inScope = frontier.scope.inScope(row.url);
-      c.transaction(() => {
-        for (const [index, link] of doc.links.entries()) {
-          const target =
-            link.canonical === null
-              ? null
-              : frontier.admit({
-                  url: link.canonical,
-                  parentId: row.id,
-                  parentDepth: row.depth,
-                  sameDepth: false,
-                  via: link.kind,
-                  requisite: link.requisite,
-                  parentInScope: inScope,
-                  typeHint: link.typeHint,
-                  redirectHops: 0,
-                  pastLinkCap: index >= MAX_LINKS_QUEUED_PER_PAGE,
-                });
-          const place = target === null ? null : this.memo.plannedTarget(target, link.typeHint);
-          // An archived target's file is final, so a reference to it never needs redoing.
-          if (target !== null && target.state !== 'archived') {
-            links.push({ toId: target.id, kind: link.kind, text: link.text || null, written: place });
-          }
-          written.push(place);
-        }
-      });
-      saving = true;
-    } finally {
-      if (!saving) documents.discard(doc);
+    if (seen.outcome === 'unchanged') {
+      this.links.admit(row, doc);
+      this.record(row, { ...outcome, title: doc.title }, prev, seen);
+      return true;
     }
+    const { written, links } = this.links.admit(row, doc, true);
     const failure = await documents.save(doc, { localPath, written });
     if (failure !== null) {
       // Its links still stand: they were found, and are crawled like any others.
-      this.failedToSave(row, res, localPath, failure);
+      this.failedToSave(row, res, localPath, failure, prev);
       return false;
     }
     c.transaction(() => {
       c.replaceLinks(row.id, links);
       c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
-      this.record(row, { ...outcome, title: doc.title });
+      this.record(row, { ...outcome, title: doc.title }, prev, seen);
     });
-    if (doc.text !== null) this.indexText(row, 'html', doc.text);
+    if (doc.text !== null) this.text.add(row, 'html', doc.text);
     return true;
   }
+
+  /**
+   * A 304 to the previous capture's validators: a revisit record, no payload, the mirror's file as
+   * it is. A document's links are still followed, from its original read back from the archive.
+   */
+  private async archiveNotModified(row: QueuedRow, res: FetchResponse, prev: UrlCapture): Promise<boolean> {
+    const { catalogue: c, job, warc } = this.p;
+    if (warc !== null) await warc.writeNotModified(exchangeFromFetch(res), originalOfPrevious(c, row.url, prev), prev.payloadDigest);
+    const kind = documentKind(prev.contentType, row.url);
+    let title: string | null = null;
+    let error: string | null = null;
+    const original = kind === 'other' ? undefined : c.getOriginal(row.id);
+    if (kind !== 'other' && original !== undefined) {
+      let body: Buffer | null = null;
+      try {
+        body = await readOriginal(this.p.warcDir, original, job.fetch.maxResponseBytes);
+      } catch (e) {
+        if (!(e instanceof FetchError || (e instanceof WarcError && e.code === 'damaged'))) throw e;
+        error = `links not followed, its original is unreadable: ${e.message}`;
+      }
+      if (body !== null) {
+        const giveBack = await this.parseBudget.take(body.length);
+        try {
+          const doc = await this.p.documents.prepare({ kind, body, url: row.url, contentType: prev.contentType, packOriginal: false });
+          title = doc.title;
+          this.links.admit(row, doc);
+        } finally {
+          giveBack();
+        }
+      }
+    }
+    const outcome: FetchOutcome = {
+      state: 'archived',
+      httpStatus: res.status,
+      contentType: prev.contentType,
+      bytes: prev.bytes,
+      localPath: prev.localPath,
+      redirectToId: null,
+      error,
+      title,
+    };
+    const validators = validatorsOf(res);
+    this.record(row, outcome, prev, {
+      outcome: 'not-modified',
+      payloadDigest: prev.payloadDigest,
+      textDigest: prev.textDigest,
+      etag: validators.etag ?? prev.etag,
+      lastModified: validators.lastModified ?? prev.lastModified,
+      record: prev.record,
+      contentEncoding: prev.contentEncoding,
+    });
+    return kind === 'html';
+  }
+}
+
+/** Where the payload of an exchange is: its response record, or for a revisit its original's. */
+function recordOf(recorded: ExchangeLocation | null): Seen['record'] {
+  if (recorded === null) return null;
+  if (recorded.revisitOf === undefined) return { file: recorded.file, offset: recorded.offset, length: recorded.length };
+  return recorded.revisitOf.place ?? null;
 }
 
 /**
@@ -338,7 +396,6 @@ export class ResponseArchiver {
 function originalOf(res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): StoredOriginal {
   if (recorded === null) return { packed: doc.original ?? packOriginal(res.body) };
   const contentEncoding = res.headers['content-encoding'] ?? null;
-  if (recorded.revisitOf === undefined) return { record: { file: recorded.file, offset: recorded.offset, length: recorded.length }, contentEncoding };
-  const first = recorded.revisitOf.place;
-  return first !== undefined ? { record: first, contentEncoding } : { packed: packOriginal(res.body) };
+  const place = recordOf(recorded);
+  return place !== null ? { record: place, contentEncoding } : { packed: packOriginal(res.body) };
 }

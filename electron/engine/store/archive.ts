@@ -70,6 +70,20 @@ export class Archive {
     return new Archive(abs, catalogue, mirrorOf(abs, { writable: !opts.readonly }), job);
   }
 
+  /**
+   * Starts the next capture of the job (a re-crawl), once the last one has finished; the crawl that
+   * runs it is resumed like any other. Returns its number.
+   */
+  beginCapture(): number {
+    const state = this.catalogue.getMeta('state');
+    if (state !== ('finished' satisfies CrawlState)) {
+      throw new ArchiveUsageError(
+        `capture ${this.catalogue.currentCapture()} of ${this.dir} is ${state ?? 'not started'}, not finished; continue it with 'harvest resume ${this.dir}' first`,
+      );
+    }
+    return this.catalogue.beginCapture(new Date());
+  }
+
   get warcDir(): string {
     return path.join(this.dir, WARC_DIR);
   }

@@ -20,12 +20,46 @@ ALTER TABLE payload_captures ADD COLUMN length INTEGER;
 };
 
 /**
+ * Captures came with urls.capture: an archive without it held one harvest, which becomes capture 1,
+ * each fetched URL's outcome in it `new` (or `failed`), with the payload digest of every URL whose
+ * payload was first recorded at that URL (a URL whose payload duplicated another's, and every text
+ * digest, is unknown: its next capture compares it by its payload alone).
+ */
+const CAPTURE_ONE = `
+INSERT INTO captures (id, started_at, finished_at, state, duration_ms)
+  SELECT 1,
+    COALESCE((SELECT value FROM meta WHERE key = 'started_at'), (SELECT value FROM meta WHERE key = 'created_at'), ''),
+    (SELECT value FROM meta WHERE key = 'finished_at'),
+    COALESCE((SELECT value FROM meta WHERE key = 'state'), 'paused'),
+    CAST(COALESCE((SELECT value FROM meta WHERE key = 'duration_ms'), '0') AS INTEGER)
+  WHERE NOT EXISTS (SELECT 1 FROM captures);
+INSERT OR IGNORE INTO meta (key, value) VALUES ('capture', '1');
+CREATE INDEX upgrade_payload_captures_url ON payload_captures (url);
+INSERT INTO url_captures (capture_id, url_id, outcome, http_status, content_type, bytes, payload_digest, local_path,
+    warc_file, warc_offset, warc_length, content_encoding, fetched_at)
+  SELECT 1, u.id,
+    CASE WHEN u.state = 'failed' OR u.http_status >= 400 THEN 'failed' ELSE 'new' END,
+    u.http_status, u.content_type, u.bytes,
+    (SELECT p.digest FROM payload_captures p WHERE p.url = u.url LIMIT 1),
+    CASE WHEN u.state = 'archived' THEN u.local_path END,
+    COALESCE(r.file, (SELECT p.file FROM payload_captures p WHERE p.url = u.url LIMIT 1)),
+    COALESCE(r.offset, (SELECT p.offset FROM payload_captures p WHERE p.url = u.url LIMIT 1)),
+    COALESCE(r.length, (SELECT p.length FROM payload_captures p WHERE p.url = u.url LIMIT 1)),
+    r.content_encoding,
+    u.fetched_at
+  FROM urls u LEFT JOIN original_records r ON r.url_id = u.id
+  WHERE u.fetched_at IS NOT NULL AND u.state <> 'queued' AND NOT EXISTS (SELECT 1 FROM url_captures);
+DROP INDEX upgrade_payload_captures_url;
+`;
+
+/**
  * Columns added after version 2, with the statement that adds each (urls.attempts: a queued URL's
  * failed attempts so far, so the retry limit holds across a kill). The catalogue adds whichever
  * an archive lacks, whatever its recorded version, so upgrades that landed in either order meet.
  */
 export const ADDED_COLUMNS: readonly { table: string; column: string; sql: string }[] = [
   { table: 'urls', column: 'attempts', sql: 'ALTER TABLE urls ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0' },
+  { table: 'urls', column: 'capture', sql: `ALTER TABLE urls ADD COLUMN capture INTEGER NOT NULL DEFAULT 1;\n${CAPTURE_ONE}` },
 ];
 
 export const SCHEMA_SQL = `
@@ -58,7 +92,9 @@ CREATE TABLE IF NOT EXISTS urls (
   title TEXT,
   fetched_at TEXT,
   -- failed attempts so far of a URL still queued for a retry (transient failures only)
-  attempts INTEGER NOT NULL DEFAULT 0
+  attempts INTEGER NOT NULL DEFAULT 0,
+  -- the capture in which the URL was last met; rows of earlier captures not met again are not part of this one
+  capture INTEGER NOT NULL DEFAULT 1
 );
 -- Breadth-first order within a site: depth, then discovery.
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (site, depth, id) WHERE state = 'queued';
@@ -120,4 +156,40 @@ CREATE TABLE IF NOT EXISTS payload_captures (
   offset INTEGER,
   length INTEGER
 );
+
+-- One harvest of the job: the first crawl is capture 1, each re-crawl adds the next.
+CREATE TABLE IF NOT EXISTS captures (
+  id INTEGER PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  state TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL DEFAULT 0
+);
+
+-- What each URL fetched in a capture answered, and how that compares with its previous capture:
+-- new, changed (visible text), markup-only, unchanged (payload digest), not-modified (304),
+-- removed (404/410, or no longer reached), failed.
+CREATE TABLE IF NOT EXISTS url_captures (
+  url_id INTEGER NOT NULL,
+  capture_id INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  http_status INTEGER,
+  content_type TEXT,
+  bytes INTEGER,
+  -- sha256:<base32> of the payload as received (the WARC's), and of the page's whitespace-normalised visible text
+  payload_digest TEXT,
+  text_digest TEXT,
+  local_path TEXT,
+  -- the validators sent back as If-None-Match / If-Modified-Since in the next capture
+  etag TEXT,
+  last_modified TEXT,
+  -- the response record holding this capture's payload (for a revisit, its original's)
+  warc_file TEXT,
+  warc_offset INTEGER,
+  warc_length INTEGER,
+  content_encoding TEXT,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (url_id, capture_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS url_captures_by_capture ON url_captures (capture_id, outcome);
 `;

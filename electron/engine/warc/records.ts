@@ -4,7 +4,11 @@ import { requestHead, responseHead } from './http.js';
 import { serializeRecord, warcDate } from './record.js';
 import type { OriginalCapture, WarcExchange, WarcMetadata } from './types.js';
 
-const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
+/** Why a revisit record holds no payload: it is one already archived, or the server said it had not changed. */
+export const REVISIT_PROFILES = {
+  identical: 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest',
+  notModified: 'http://netpreserve.org/warc/1.1/revisit/server-not-modified',
+} as const;
 const RESPONSE_TYPE = 'application/http; msgtype=response';
 const WARC_FIELDS_TYPE = 'application/warc-fields';
 
@@ -40,17 +44,26 @@ export function responseRecord(x: WarcExchange, ids: RecordIds, payloadDigest: s
   );
 }
 
-/** A response whose payload is already archived: its HTTP head only, pointing at the first capture. */
-export function revisitRecord(x: WarcExchange, ids: RecordIds, payloadDigest: string, original: OriginalCapture): Buffer {
+/**
+ * A response whose payload is already archived (or a 304 to a conditional request): its HTTP head
+ * only, pointing at the capture that holds the payload.
+ */
+export function revisitRecord(
+  x: WarcExchange,
+  ids: RecordIds,
+  payloadDigest: string | null,
+  original: OriginalCapture,
+  profile: keyof typeof REVISIT_PROFILES = 'identical',
+): Buffer {
   return serializeRecord(
     [
       ...exchangeFields('revisit', x, ids),
       ['Content-Type', RESPONSE_TYPE],
-      ['WARC-Profile', REVISIT_PROFILE],
+      ['WARC-Profile', REVISIT_PROFILES[profile]],
       ...(original.recordId !== undefined ? ([['WARC-Refers-To', original.recordId]] as const) : []),
       ['WARC-Refers-To-Target-URI', original.url],
       ['WARC-Refers-To-Date', warcDate(original.date)],
-      ['WARC-Payload-Digest', payloadDigest],
+      ...(payloadDigest !== null ? ([['WARC-Payload-Digest', payloadDigest]] as const) : []),
     ],
     [responseHead(x.httpVersion, x.status, x.statusText, x.responseHeaders)],
   );

@@ -148,6 +148,24 @@ export class WarcWriter {
     });
   }
 
+  /**
+   * A 304 answer to a conditional request: a 'revisit' record (server-not-modified profile) with the
+   * 304's head, pointing at the capture that holds the payload (whose digest it carries when known),
+   * then its 'request' record. No payload is stored.
+   */
+  async writeNotModified(x: WarcExchange, original: OriginalCapture, payloadDigest: string | null): Promise<WarcRecordLocation> {
+    this.#checkOpen();
+    return this.#enqueue(async () => {
+      const revisitId = newRecordId();
+      const requestId = newRecordId();
+      const [revisit] = await this.#append((warcinfoId) => [
+        revisitRecord(x, { id: revisitId, warcinfoId }, payloadDigest, original, 'notModified'),
+        requestRecord(x, { id: requestId, warcinfoId }, revisitId),
+      ]);
+      return { ...revisit!, recordId: revisitId };
+    });
+  }
+
   /** A 'metadata' record concurrent to a response: the outlinks found on the page. */
   async writeMetadata(m: WarcMetadata): Promise<WarcRecordLocation> {
     this.#checkOpen();

@@ -19,6 +19,7 @@ function target(id: number, url: string, extra: Partial<UrlRow> = {}): UrlRow {
     local_path: null,
     redirect_to_id: null,
     skip_reason: null,
+    capture: 1,
     ...extra,
   };
 }

@@ -1,0 +1,53 @@
+import type { CaptureOutcome } from '../../../shared/captures.js';
+import type { HeaderPair } from '../fetch/headers.js';
+import type { FetchResponse } from '../fetch/fetcher.js';
+import { isPresent } from '../store/captureOutcome.js';
+import type { Catalogue, UrlCapture } from '../store/catalogue.js';
+import type { OriginalCapture, RecordPlace } from '../warc/types.js';
+
+/** What a capture records of a URL beside its outcome in the URL log. */
+export interface Seen {
+  outcome: CaptureOutcome;
+  payloadDigest: string | null;
+  textDigest: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  record: RecordPlace | null;
+  contentEncoding: string | null;
+}
+
+/** Nothing usable came back. */
+export const NOTHING_SEEN: Seen = {
+  outcome: 'failed',
+  payloadDigest: null,
+  textDigest: null,
+  etag: null,
+  lastModified: null,
+  record: null,
+  contentEncoding: null,
+};
+
+/**
+ * If-None-Match / If-Modified-Since from the URL's previous capture, when it had content the
+ * server described with validators (a 304 then carried the ones before it).
+ */
+export function conditionalHeaders(prev: UrlCapture | undefined): HeaderPair[] {
+  if (!prev || !isPresent(prev)) return [];
+  const status = prev.httpStatus!;
+  if (!((status >= 200 && status < 300) || status === 304)) return [];
+  const headers: HeaderPair[] = [];
+  if (prev.etag !== null) headers.push(['If-None-Match', prev.etag]);
+  if (prev.lastModified !== null) headers.push(['If-Modified-Since', prev.lastModified]);
+  return headers;
+}
+
+export function validatorsOf(res: FetchResponse): Pick<Seen, 'etag' | 'lastModified'> {
+  return { etag: res.headers['etag'] ?? null, lastModified: res.headers['last-modified'] ?? null };
+}
+
+/** The capture a 304's revisit record points at: the first capture of the payload the URL last had. */
+export function originalOfPrevious(c: Catalogue, url: string, prev: UrlCapture): OriginalCapture {
+  const first = prev.payloadDigest === null ? null : c.captureByDigest(prev.payloadDigest);
+  if (first !== null) return first;
+  return { url, date: new Date(prev.fetchedAt), ...(prev.record !== null && { place: prev.record }) };
+}
