@@ -17,6 +17,7 @@ import { ExportUsageError } from '../engine/export/errors.js';
 import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
+import { readTemplateFile } from './templateFile.js';
 import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
 import { countsSentence, formatDuration } from '../../shared/format.js';
 
@@ -94,6 +95,7 @@ const CRAWL_OPTIONS = {
   'max-response-bytes': { type: 'string' },
   'deadline-ms': { type: 'string' },
   'seeds-file': { type: 'string' },
+  template: { type: 'string' },
   quiet: { type: 'boolean' },
   'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
@@ -133,6 +135,7 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
     ...(v.name !== undefined && { name: v.name }),
     ...(v.contact !== undefined && { contactUrl: v.contact }),
     offsiteRequisites: !v['no-offsite-requisites'],
+    ...(v.template !== undefined && { template: readTemplateFile(v.template) }),
     warc: { enabled: !v['no-warc'] },
     scope: {
       ...(v.scope !== undefined && { mode: v.scope as 'host' }),

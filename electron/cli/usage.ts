@@ -41,6 +41,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
 const CRAWL_OPTIONS_HELP = `options:
   --out, -o <dir>               the archive folder to create (required)
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
+  --template <file>             a focused harvest: topic, filter levels, extraction fields (JSON; see README)
   --name <text>                 name of the harvest
   --scope host|domain|prefix    what counts as the site (default host)
   --include <regex>             also crawl URLs matching (repeatable)
