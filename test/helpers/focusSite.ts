@@ -278,7 +278,7 @@ function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { m
     near.push([`/environment/flooding/ward-${k}/print`, `/environment/flooding/ward-${k}`]);
   }
   for (const k of articles.slice(3)) add(`/environment/flooding/ward-${k}/print`, l.floodArticle(k), onTopic(2), true);
-  // Linked from the home page's news: identical bytes under another URL.
+  // Linked from the first flood-news page: identical bytes under another URL.
   const dupOf = pages.find((p) => p.path === '/environment/flooding/ward-1')!;
   pages.push({ path: '/environment/flooding/ward-1?ref=news', html: dupOf.html, relevant: true });
   exact.push(['/environment/flooding/ward-1?ref=news', '/environment/flooding/ward-1']);
@@ -291,7 +291,9 @@ function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { m
     const entries = items
       .map((h, j) => `<h2><a href="${h}">${esc(matching ? `${l.floodNews} ${n}.${j}` : `Notice ${n}.${j}`)}</a></h2>${matching ? onTopic(2) : offTopic(2)}`)
       .join('\n');
-    add(listing(n), `${matching ? l.floodNews : zh ? '通知' : 'Notices'} ${n}`, entries + `<p><a href="${listing(n + 1)}">${esc(l.next)}</a></p>`, matching);
+    // The first page also links the exact duplicate (same bytes as ward 1 under another URL).
+    const dup = n === 1 ? `<p><a href="/environment/flooding/ward-1?ref=news">${esc(l.floodArticle(1))}</a></p>` : '';
+    add(listing(n), `${matching ? l.floodNews : zh ? '通知' : 'Notices'} ${n}`, entries + dup + `<p><a href="${listing(n + 1)}">${esc(l.next)}</a></p>`, matching);
     items.forEach((h, j) => add(h, `${n}.${j}`, matching ? onTopic(6) : offTopic(6), matching));
   }
   add(listing(8), 'Notices 8', offTopic(3), false);
@@ -311,11 +313,8 @@ function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { m
       leaves.forEach(([h, t]) => add(h, t, offTopic(8), false));
     }
   }
-  // Council news: a paginated off-topic listing; its first page links the exact duplicate.
-  for (let n = 1; n <= 10; n++) {
-    const extra: [string, string][] = n === 1 ? [['/environment/flooding/ward-1?ref=news', l.floodArticle(1)]] : [];
-    add(`/news/${n}`, `${l.news} ${n}`, offTopic(6) + list([...extra, [`/news/${n + 1}`, l.next]]), false);
-  }
+  // Council news: a paginated off-topic listing.
+  for (let n = 1; n <= 10; n++) add(`/news/${n}`, `${l.news} ${n}`, offTopic(6) + list([[`/news/${n + 1}`, l.next]]), false);
   add('/news/11', `${l.news} 11`, offTopic(4), false);
 
   // Contacts.

@@ -17,6 +17,7 @@ import type { DocumentPool, PreparedTicket } from './documentPool.js';
 import type { SaveFailure } from './documentWork.js';
 import type { Frontier } from './frontier.js';
 import type { ProgressMeter } from './progress.js';
+import type { FocusPolicy } from '../focus/focusPolicy.js';
 
 const PARSE_BUDGET_BYTES = 2 * 1024 * 1024;
 
@@ -40,6 +41,8 @@ export interface ArchiverParts {
   /** The search index the saved documents' text goes to. */
   text: TextIndex;
   emit: (e: CrawlEvent) => void;
+  /** A focused harvest's decisions; null without a template. */
+  focus?: FocusPolicy | null;
 }
 
 /**
@@ -120,6 +123,7 @@ export class ResponseArchiver {
     try {
       if (kind !== 'other') {
         // With a WARC the response record holds the original; without one the catalogue keeps it.
+        const focus = kind === 'html' ? this.p.focus?.request(row) : undefined;
         doc = await this.p.documents.prepare({
           kind,
           body: res.body,
@@ -127,6 +131,7 @@ export class ResponseArchiver {
           contentType: res.contentType,
           packOriginal: this.p.warc === null,
           withText: kind === 'html',
+          ...(focus !== undefined && { focus }),
         });
       }
       const recorded = await this.recordExchange(res, doc);
@@ -211,6 +216,8 @@ export class ResponseArchiver {
           parentInScope: frontier.scope.inScope(row.url),
           typeHint: row.type_hint,
           redirectHops: hops,
+          // A hop keeps its source's place in a focused harvest's queue.
+          ...(row.score != null && { score: row.score }),
         }).id;
       }
       this.record(row, {
@@ -282,14 +289,19 @@ export class ResponseArchiver {
     const written: (string | null)[] = [];
     const links: LinkRow[] = [];
     let saving = false;
+    const focus = this.p.focus ?? null;
+    const analysis = doc.focus;
+    const verdict = focus !== null && analysis !== undefined ? focus.judge(row, analysis) : null;
     try {
       const inScope = frontier.scope.inScope(row.url);
       c.transaction(() => {
         for (const [index, link] of doc.links.entries()) {
+          const plan = verdict !== null ? focus!.link(verdict, analysis!, index) : null;
           const target =
             link.canonical === null
               ? null
               : frontier.admit({
+                  ...(plan !== null && { score: plan.score, pruned: plan.pruned }),
                   url: link.canonical,
                   parentId: row.id,
                   parentDepth: row.depth,
@@ -322,6 +334,7 @@ export class ResponseArchiver {
     c.transaction(() => {
       c.replaceLinks(row.id, links);
       c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
+      if (verdict !== null) focus!.record(row, verdict, analysis!, res.startedAt.toISOString());
       this.record(row, { ...outcome, title: doc.title });
     });
     if (doc.text !== null) this.indexText(row, 'html', doc.text);

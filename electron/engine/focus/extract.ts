@@ -36,6 +36,9 @@ const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head']);
 const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'cite', 'code', 'em', 'font', 'i', 'small', 'span', 'strong', 'sub', 'sup', 'u']);
 const MAX_LABEL_CHARS = 40;
 const MAX_VALUE_CHARS = 300;
+const WORDS_ONLY = /^[\p{L}\s'’-]+$/u;
+/** Page chrome: a regex alone does not look here (a date in the header is no phone number). */
+const CHROME = new Set(['header', 'footer', 'nav', 'aside']);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 interface CompiledField {
@@ -98,8 +101,9 @@ export class FieldExtractor {
     for (const [label, field] of this.labelField) {
       const hit =
         t === label ||
-        (t.length <= label.length + 15 && (t.startsWith(label + ' ') || t.endsWith(' ' + label))) ||
-        (CJK.test(label) && t.length <= label.length + 4 && t.includes(label));
+        // "Phone number", "Office address", "联系电话": a label with a word or two more, never a value.
+        (t.length <= label.length + 15 && (t.startsWith(label + ' ') || t.endsWith(' ' + label)) && WORDS_ONLY.test(t)) ||
+        (CJK.test(label) && t.length <= label.length + 4 && t.includes(label) && WORDS_ONLY.test(t));
       if (hit && (best === null || label.length > best.len)) best = { field, len: label.length };
     }
     return best?.field ?? null;
@@ -123,9 +127,10 @@ export class FieldExtractor {
       if (had === undefined || confidence > had.confidence) best.set(field, { field, value, confidence });
     };
     const texts: string[] = [];
-    this.walk(doc.children, offer, texts);
-    const page = texts.join('');
-    this.inlineValues(page, offer);
+    const main: string[] = [];
+    this.walk(doc.children, offer, texts, main);
+    this.inlineValues(texts.join(''), offer);
+    const page = main.join('');
     for (const f of this.fields) {
       if (f.regex === null || best.has(f.name)) continue;
       const m = new RegExp(f.regex.source, 'u').exec(page);
@@ -135,15 +140,21 @@ export class FieldExtractor {
   }
 
   /** Labels as elements of their own, with the value in the next sibling; collects text runs for the inline pass. */
-  private walk(nodes: DomNode[], offer: (field: string, raw: string, confidence: number) => void, texts: string[]): void {
+  private walk(nodes: DomNode[], offer: (field: string, raw: string, confidence: number) => void, texts: string[], main: string[] | null): void {
     for (const node of nodes) {
       if (DomUtils.isText(node)) {
-        if (node.data.trim() !== '') texts.push(node.data);
+        if (node.data.trim() !== '') {
+          texts.push(node.data);
+          main?.push(node.data);
+        }
         continue;
       }
       if (!DomUtils.isTag(node)) continue;
       if (SKIPPED.has(node.name)) continue;
-      if (node.name === 'br') texts.push('\n');
+      if (node.name === 'br') {
+        texts.push('\n');
+        main?.push('\n');
+      }
       const weight = LABEL_TAG_WEIGHT[node.name];
       if (weight !== undefined) {
         const text = DomUtils.textContent(node);
@@ -154,9 +165,12 @@ export class FieldExtractor {
           continue;
         }
       }
-      this.walk(node.children, offer, texts);
+      this.walk(node.children, offer, texts, CHROME.has(node.name) ? null : main);
       // Block ends split running text, so one cell's "Label:" never reads the next cell as its value.
-      if (!INLINE_TAGS.has(node.name)) texts.push('\n');
+      if (!INLINE_TAGS.has(node.name)) {
+        texts.push('\n');
+        main?.push('\n');
+      }
     }
   }
 

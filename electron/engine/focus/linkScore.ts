@@ -8,7 +8,8 @@ import { tokenize, urlTokens } from './tokens.js';
  *   own = 1 − (1 − anchor)·(1 − url/2)
  * and the page it was found on adds its relevance with a quarter of the weight:
  *   score = 0.75·own + 0.25·parent
- * All in [0, 1). A link on an off-topic page is followed only if `own` passes the link threshold.
+ * All in [0, 1). A link on an off-topic page is followed only if its anchor text's own relevance
+ * passes the link threshold (URL words alone do not carry a crawl off the topic).
  */
 export const PARENT_SHARE = 0.25;
 

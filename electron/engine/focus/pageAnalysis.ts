@@ -31,7 +31,7 @@ export interface PageAnalysis {
   digest: string;
   /** Per link, in order: its score in [0, 1), or -1 for what is not navigation (requisites). */
   linkScores: number[];
-  /** Per link: its own score (anchor and URL, without the page's relevance), or -1. */
+  /** Per link: its anchor text's relevance (what a link on an off-topic page must pass), or -1. */
   linkOwn: number[];
   /** Per link: LINK_ADVANCES (matches the next filter level), LINK_NEXT_PAGE (a next-page label). */
   linkFlags: number[];
@@ -82,9 +82,8 @@ export class PageAnalyzer {
         continue;
       }
       const anchor = tokenize(link.text, 100);
-      const own = ownLinkScore(this.topic, anchor, link.url);
-      linkOwn.push(own);
-      linkScores.push(linkScore(own, relevance));
+      linkOwn.push(anchor.length === 0 ? 0 : relevanceOf(this.topic, anchor));
+      linkScores.push(linkScore(ownLinkScore(this.topic, anchor, link.url), relevance));
       let flags = 0;
       if (filter !== undefined && (filter.any(anchor) || filter.any(urlTokens(link.url)))) flags |= LINK_ADVANCES;
       if (this.next.matches(link.text)) flags |= LINK_NEXT_PAGE;

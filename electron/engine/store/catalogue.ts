@@ -4,7 +4,7 @@ import type { FailureReason, RobotsProblem, UrlFacts } from '../../../shared/url
 import type { RecordPlace } from '../warc/types.js';
 import { GenerationalCache } from './generationalCache.js';
 import { StringPool } from './stringPool.js';
-import { ADDED_COLUMNS, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
+import { ADDED_COLUMNS, SCHEMA_INDEXES_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from './schema.js';
 
 export class ArchiveInUseError extends Error {
   constructor(file: string) {
@@ -45,6 +45,8 @@ export interface QueuedRow {
   redirect_hops: number;
   /** Failed attempts so far (transient failures waiting for a retry). */
   attempts: number;
+  /** A focused harvest's best-first score (read in best-first order only). */
+  score?: number | null;
 }
 
 export interface NewUrl {
@@ -58,6 +60,8 @@ export interface NewUrl {
   typeHint: string | null;
   redirectHops: number;
   skipReason: SkipReason | null;
+  /** A focused harvest's best-first score. */
+  score?: number | null;
 }
 
 export interface FetchOutcome {
@@ -141,14 +145,17 @@ const STATEMENTS = {
   setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   byUrl: 'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE url = ?',
   byId: 'SELECT id, url, site, depth, state, requisite, type_hint, redirect_hops, http_status, content_type, local_path, redirect_to_id, skip_reason FROM urls WHERE id = ?',
-  insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
-     VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason)`,
+  insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason, score)
+     VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason, @score)`,
   requeue: "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
   nextQueued:
     "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts = 0 ORDER BY depth, id LIMIT ?",
   nextRetry:
     "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts > 0 ORDER BY depth, id LIMIT ?",
   setAttempts: 'UPDATE urls SET attempts = ? WHERE id = ?',
+  nextQueuedBest:
+    "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts, score FROM urls WHERE site = ? AND state = 'queued' AND attempts = 0 ORDER BY score DESC, id LIMIT ?",
+  raiseScore: "UPDATE urls SET score = ? WHERE id = ? AND state = 'queued' AND (score IS NULL OR score < ?)",
   sitesQueued: "SELECT DISTINCT site FROM urls WHERE state = 'queued'",
   outcome: `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
        local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
@@ -233,6 +240,7 @@ export class Catalogue {
             const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
             if (!columns.some((c) => c.name === column)) db.exec(sql);
           }
+          db.exec(SCHEMA_INDEXES_SQL);
           db.prepare(
             "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           ).run(String(SCHEMA_VERSION));
@@ -325,7 +333,7 @@ export class Catalogue {
   }
 
   insert(u: NewUrl): UrlRow {
-    const r = this.stmt('insert').run({ ...u, requisite: u.requisite ? 1 : 0 });
+    const r = this.stmt('insert').run({ ...u, requisite: u.requisite ? 1 : 0, score: u.score ?? null });
     const row: UrlRow = {
       id: Number(r.lastInsertRowid),
       url: u.url,
@@ -369,6 +377,21 @@ export class Catalogue {
   /** Counts a failed attempt of a queued URL; it stays queued. */
   setAttempts(id: number, attempts: number): void {
     this.stmt('setAttempts').run(attempts, id);
+  }
+
+  /** A focused harvest's queue order: highest score first, then discovery (retries apart, as nextQueued). */
+  nextQueuedBest(site: string, limit: number): QueuedRow[] {
+    return this.stmt('nextQueuedBest').all(site, limit) as QueuedRow[];
+  }
+
+  /** A queued URL met again through a better link moves up; returns whether it did. */
+  raiseScore(id: number, score: number): boolean {
+    return this.stmt('raiseScore').run(score, id, score).changes > 0;
+  }
+
+  /** The connection, for the stores of optional features that keep tables of their own (focusStore.ts). */
+  get connection(): Database.Database {
+    return this.db;
   }
 
   sitesWithQueued(): string[] {
