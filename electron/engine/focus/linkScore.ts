@@ -1,6 +1,6 @@
 import { relevanceOf } from './relevance.js';
 import type { KeywordMatcher } from './topic.js';
-import { tokenize, urlTokens } from './tokens.js';
+import { tokenize } from './tokens.js';
 
 /**
  * A link's predicted topical relevance before it is fetched. Its own evidence is its anchor text
@@ -13,9 +13,10 @@ import { tokenize, urlTokens } from './tokens.js';
  */
 export const PARENT_SHARE = 0.25;
 
-export function ownLinkScore(topic: KeywordMatcher, anchorWords: readonly string[], url: string): number {
+/** From the anchor text's words and the URL's words (urlTokens). */
+export function ownLinkScore(topic: KeywordMatcher, anchorWords: readonly string[], urlWords: readonly string[]): number {
   const anchor = anchorWords.length === 0 ? 0 : relevanceOf(topic, anchorWords);
-  const inUrl = relevanceOf(topic, urlTokens(url));
+  const inUrl = urlWords.length === 0 ? 0 : relevanceOf(topic, urlWords);
   return 1 - (1 - anchor) * (1 - inUrl / 2);
 }
 

@@ -82,10 +82,11 @@ export class PageAnalyzer {
         continue;
       }
       const anchor = tokenize(link.text, 100);
+      const inUrl = urlTokens(link.url);
       linkOwn.push(anchor.length === 0 ? 0 : relevanceOf(this.topic, anchor));
-      linkScores.push(linkScore(ownLinkScore(this.topic, anchor, link.url), relevance));
+      linkScores.push(linkScore(ownLinkScore(this.topic, anchor, inUrl), relevance));
       let flags = 0;
-      if (filter !== undefined && (filter.any(anchor) || filter.any(urlTokens(link.url)))) flags |= LINK_ADVANCES;
+      if (filter !== undefined && (filter.any(anchor) || filter.any(inUrl))) flags |= LINK_ADVANCES;
       if (this.next.matches(link.text)) flags |= LINK_NEXT_PAGE;
       linkFlags.push(flags);
     }

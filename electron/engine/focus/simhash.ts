@@ -22,18 +22,36 @@ function fnv1a(s: string, basis: number): number {
 const BASIS_HI = 0x811c9dc5;
 const BASIS_LO = 0x050c5d1f;
 
+/** Mixes a shingle's word hashes, so ["a", "b"] and ["b", "a"] differ (murmur3's fmix32 at the end). */
+function combine(hashes: Uint32Array, from: number, size: number, salt: number): number {
+  let h = salt;
+  for (let k = 0; k < size; k++) {
+    h = Math.imul(h ^ hashes[from + k]!, 0x01000193);
+    h = (h << 13) | (h >>> 19);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /** The SimHash of `words` over shingles of `size` words (a text shorter than that is one shingle); 0n for no words. */
 export function simhash64(words: readonly string[], size = 3): bigint {
   if (words.length === 0) return 0n;
+  // Each word is hashed once; a shingle's two halves mix its words' hashes with two salts.
+  const hashes = new Uint32Array(words.length);
+  for (let i = 0; i < words.length; i++) hashes[i] = fnv1a(words[i]!, BASIS_HI);
+  const width = Math.min(size, words.length);
   const v = new Int32Array(64);
-  const n = Math.max(1, words.length - size + 1);
+  const n = words.length - width + 1;
   for (let i = 0; i < n; i++) {
-    const shingle = words.slice(i, i + size).join(' ');
-    const hi = fnv1a(shingle, BASIS_HI);
-    const lo = fnv1a(shingle, BASIS_LO);
+    const hi = combine(hashes, i, width, BASIS_HI);
+    const lo = combine(hashes, i, width, BASIS_LO);
     for (let b = 0; b < 32; b++) {
-      v[b] = v[b]! + ((hi >>> b) & 1 ? 1 : -1);
-      v[32 + b] = v[32 + b]! + ((lo >>> b) & 1 ? 1 : -1);
+      v[b] = v[b]! + (((hi >>> b) & 1) << 1) - 1;
+      v[32 + b] = v[32 + b]! + (((lo >>> b) & 1) << 1) - 1;
     }
   }
   let hi = 0;

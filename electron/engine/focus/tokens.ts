@@ -16,6 +16,12 @@ function words(run: string, out: string[]): void {
   for (const s of segmenter.segment(run)) if (s.isWordLike) out.push(s.segment);
 }
 
+/** Every script written without spaces lies at U+0E00 (Thai) or above: Latin text skips the script test. */
+function mayBeUnspaced(run: string): boolean {
+  for (let i = 0; i < run.length; i++) if (run.charCodeAt(i) >= 0x0e00) return true;
+  return false;
+}
+
 /** The words of `text`, in order; at most `max` of them. */
 export function tokenize(text: string, max = Infinity): string[] {
   const out: string[] = [];
@@ -23,7 +29,7 @@ export function tokenize(text: string, max = Infinity): string[] {
   RUN.lastIndex = 0;
   for (let m = RUN.exec(normal); m !== null && out.length < max; m = RUN.exec(normal)) {
     const run = m[0];
-    if (UNSPACED.test(run)) words(run, out);
+    if (mayBeUnspaced(run) && UNSPACED.test(run)) words(run, out);
     else out.push(fold(run));
   }
   if (out.length > max) out.length = max;
@@ -35,6 +41,9 @@ const ENDING = /^([a-z]{4,}?)(?:ing|ed|es|s)$/;
 /** A light suffix fold for ASCII words of five letters or more; other words stay as they are. */
 export function fold(word: string): string {
   if (word.length < 5) return word;
+  const last = word.charCodeAt(word.length - 1);
+  // Only words ending in s, d or g can carry one of the endings.
+  if (last !== 0x73 && last !== 0x64 && last !== 0x67) return word;
   const m = ENDING.exec(word);
   return m === null || m[1]!.endsWith('s') ? word : m[1]!;
 }

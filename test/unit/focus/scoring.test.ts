@@ -59,10 +59,10 @@ describe('topic relevance', () => {
 describe('link score', () => {
   const topic = topicMatcher(flood);
   it('rises with anchor text, URL words and the parent page, in that order of weight', () => {
-    const none = ownLinkScore(topic, tokenize('Opening hours'), 'https://a.test/hours');
-    const byUrl = ownLinkScore(topic, tokenize('Read more'), 'https://a.test/flood-risk/maps');
-    const byAnchor = ownLinkScore(topic, tokenize('Flood risk maps'), 'https://a.test/p/17');
-    const both = ownLinkScore(topic, tokenize('Flood risk maps'), 'https://a.test/flood-risk/maps');
+    const none = ownLinkScore(topic, tokenize('Opening hours'), urlTokens('https://a.test/hours'));
+    const byUrl = ownLinkScore(topic, tokenize('Read more'), urlTokens('https://a.test/flood-risk/maps'));
+    const byAnchor = ownLinkScore(topic, tokenize('Flood risk maps'), urlTokens('https://a.test/p/17'));
+    const both = ownLinkScore(topic, tokenize('Flood risk maps'), urlTokens('https://a.test/flood-risk/maps'));
     assert.equal(none, 0);
     assert.ok(byUrl > 0 && byAnchor > byUrl && both > byAnchor, `${byUrl} ${byAnchor} ${both}`);
     assert.equal(linkScore(0, 1), 0.25);
