@@ -9,7 +9,8 @@ import { listenOnLoopback } from './loopback.js';
  * paginated flood-news listing. Also: a listing whose next-page chain turns off-topic part-way,
  * near-duplicates (print versions with other boilerplate and dates), an exact duplicate (same bytes
  * at another URL), and contact pages with known fields in varied markup (tables, definition
- * lists, paragraphs, bold labels, Chinese labels). Site 2 is in Chinese.
+ * lists, paragraphs, bold labels, label/value spans, lists with abbreviated labels; English and
+ * Chinese labels). Site 2 is in Chinese.
  */
 
 export interface ContactTruth {
@@ -217,7 +218,7 @@ const ZH_FIELD_LABELS: Record<keyof ContactTruth, string> = {
 function contactMarkup(c: ContactTruth, style: number, labels: Record<keyof ContactTruth, string>, zh: boolean): string {
   const fields = CONTACT_FIELDS.map((f) => [labels[f], f === 'email' ? `<a href="mailto:${c.email}">${c.email}</a>` : esc(c[f])] as const);
   const colon = zh ? '：' : ':';
-  switch (style % 5) {
+  switch (style % 6) {
     case 0:
       return `<table class="contact">${fields.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>`;
     case 1:
@@ -228,6 +229,11 @@ function contactMarkup(c: ContactTruth, style: number, labels: Record<keyof Cont
       return `<p>${fields.map(([k, v]) => `${k}${colon} ${v}`).join('<br>\n')}</p>`;
     case 3:
       return fields.map(([k, v]) => `<p><strong>${k}${colon}</strong> ${v}</p>`).join('\n');
+    case 5: {
+      // Abbreviated labels in a list.
+      const short: Record<string, string> = { Telephone: 'Tel.', Email: 'E-mail', Postcode: 'Post code' };
+      return `<ul class="contact">${fields.map(([k, v]) => `<li>${short[k] ?? k}${colon} ${v}</li>`).join('')}</ul>`;
+    }
     default:
       return `<div class="card">${fields.map(([k, v]) => `<div class="row"><span class="label">${k}</span> <span class="value">${v}</span></div>`).join('')}</div>`;
   }

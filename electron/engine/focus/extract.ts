@@ -7,7 +7,8 @@ import type { ExtractField } from '../../../shared/template.js';
  * row, the <dd> of a <dt>, the text after a bold label, the rest of "Label: value" in running text.
  * The label's tag weighs in the confidence (a header cell or term is a surer label than a span).
  * A field's regex, when given, must match the value (its match is kept) and also finds values
- * no label names, at low confidence. Runs on a DOM (htmlparser2's), on final pages only.
+ * no label names, at low confidence (never one a label gave another field). Runs on a DOM
+ * (htmlparser2's), on final pages only.
  */
 export interface ExtractedValue {
   field: string;
@@ -102,8 +103,8 @@ export class FieldExtractor {
       const hit =
         t === label ||
         // "Phone number", "Office address", "联系电话": a label with a word or two more, never a value.
-        (t.length <= label.length + 15 && (t.startsWith(label + ' ') || t.endsWith(' ' + label)) && WORDS_ONLY.test(t)) ||
-        (CJK.test(label) && t.length <= label.length + 4 && t.includes(label) && WORDS_ONLY.test(t));
+        (!CJK.test(label) && t.length <= label.length + 15 && (t.startsWith(label + ' ') || t.endsWith(' ' + label)) && WORDS_ONLY.test(t)) ||
+        (CJK.test(label) && t.length <= label.length + 4 && t.includes(label) && !t.includes(' ') && WORDS_ONLY.test(t));
       if (hit && (best === null || label.length > best.len)) best = { field, len: label.length };
     }
     return best?.field ?? null;
@@ -133,8 +134,13 @@ export class FieldExtractor {
     const page = main.join('');
     for (const f of this.fields) {
       if (f.regex === null || best.has(f.name)) continue;
-      const m = new RegExp(f.regex.source, 'u').exec(page);
-      if (m !== null) offer(f.name, m[0], REGEX_ONLY_CONFIDENCE);
+      // The first match that no label gave another field (a fax number is no phone number).
+      const taken = new Set([...best.values()].map((v) => v.value));
+      for (const m of page.matchAll(new RegExp(f.regex.source, 'gu'))) {
+        if (taken.has(clean(m[0]))) continue;
+        offer(f.name, m[0], REGEX_ONLY_CONFIDENCE);
+        break;
+      }
     }
     return this.fields.flatMap((f) => best.get(f.name) ?? []);
   }

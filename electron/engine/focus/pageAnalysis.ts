@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Template } from '../../../shared/template.js';
 import { decodeText } from '../parse/decode.js';
+import { GenerationalCache } from '../store/generationalCache.js';
 import type { ExtractedLink } from '../parse/types.js';
 import { FieldExtractor, type ExtractedValue } from './extract.js';
 import { linkScore, ownLinkScore } from './linkScore.js';
@@ -43,6 +44,8 @@ export interface PageAnalysis {
 
 /** Words scored per page at most: enough to judge a page, and a bound on the cost of a huge one. */
 const MAX_WORDS = 20_000;
+/** Anchor texts and URLs remembered: navigation repeats them on every page of a site. */
+const LINK_MEMO = 8_192;
 
 /** The template compiled once per document worker. */
 export class PageAnalyzer {
@@ -51,6 +54,8 @@ export class PageAnalyzer {
   private readonly next: NextPageLabels;
   private readonly extractor: FieldExtractor;
   private readonly shingle: number;
+  private readonly anchorWords = new GenerationalCache<string, string[]>(LINK_MEMO);
+  private readonly urlWords = new GenerationalCache<string, string[]>(LINK_MEMO);
 
   constructor(template: Template) {
     this.shingle = template.nearDuplicate.shingle;
@@ -58,6 +63,15 @@ export class PageAnalyzer {
     this.filters = template.filters.map(listMatcher);
     this.next = new NextPageLabels(template.nextPage);
     this.extractor = new FieldExtractor(template.extract);
+  }
+
+  private memo(cache: GenerationalCache<string, string[]>, key: string, make: (key: string) => string[]): string[] {
+    let words = cache.get(key);
+    if (words === undefined) {
+      words = make(key);
+      cache.set(key, words);
+    }
+    return words;
   }
 
   /** A collector to pass to the HTML scan. */
@@ -81,8 +95,8 @@ export class PageAnalyzer {
         linkFlags.push(0);
         continue;
       }
-      const anchor = tokenize(link.text, 100);
-      const inUrl = urlTokens(link.url);
+      const anchor = this.memo(this.anchorWords, link.text, (t) => tokenize(t, 100));
+      const inUrl = this.memo(this.urlWords, link.url, urlTokens);
       linkOwn.push(anchor.length === 0 ? 0 : relevanceOf(this.topic, anchor));
       linkScores.push(linkScore(ownLinkScore(this.topic, anchor, inUrl), relevance));
       let flags = 0;

@@ -42,6 +42,7 @@ describe('field extraction', () => {
   it('takes the text after a bold label, and a label with a word more ("Phone number") but never a value as a label', () => {
     assert.deepEqual(values('<p><strong>Phone number:</strong> 01632 960 555</p>'), { phone: ['01632 960 555', 0.9] });
     assert.deepEqual(values('<div><span>Phone</span> <span>01632 960 555</span></div>'), { phone: ['01632 960 555', 0.85] });
+    assert.deepEqual(values('<div><span>传真</span> <span>010-6512 3457</span></div><div><span>地址</span> <span>北京市</span></div>'), { fax: ['010-6512 3457', 0.85], address: ['北京市', 0.85] });
   });
 
   it('keeps a regex match only, and finds a regex value no label names outside the page chrome', () => {
