@@ -6,7 +6,7 @@ import type { ExtractedLink } from '../parse/types.js';
 import { FieldExtractor, type ExtractedValue } from './extract.js';
 import { linkScore, ownLinkScore } from './linkScore.js';
 import { NextPageLabels } from './nextPage.js';
-import { PageTextCollector } from './pageText.js';
+import { FocusTextCollector } from './pageText.js';
 import { relevanceOf } from './relevance.js';
 import { simhash64, simhashHex } from './simhash.js';
 import { listMatcher, topicMatcher, type KeywordMatcher } from './topic.js';
@@ -75,11 +75,11 @@ export class PageAnalyzer {
   }
 
   /** A collector to pass to the HTML scan. */
-  collector(): PageTextCollector {
-    return new PageTextCollector();
+  collector(): FocusTextCollector {
+    return new FocusTextCollector();
   }
 
-  analyze(text: PageTextCollector, links: readonly ExtractedLink[], body: Buffer, charset: string, req: FocusRequest): PageAnalysis {
+  analyze(text: FocusTextCollector, links: readonly ExtractedLink[], body: Buffer, charset: string, req: FocusRequest): PageAnalysis {
     const page = text.result();
     const words = tokenize(page.text, MAX_WORDS);
     const titleWords = tokenize(page.title, 100);

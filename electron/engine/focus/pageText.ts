@@ -10,7 +10,7 @@ const EXCLUDED = new Set(['a', 'nav', 'header', 'footer', 'aside', 'select', 'bu
 export const MAX_TEXT_CHARS = 200_000;
 const MAX_TITLE_CHARS = 1_000;
 
-export class PageTextCollector implements HtmlScanHandler {
+export class FocusTextCollector implements HtmlScanHandler {
   private readonly parts: string[] = [];
   private chars = 0;
   private title = '';

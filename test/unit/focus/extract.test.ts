@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTemplate } from '../../../shared/template.js';
 import { FieldExtractor } from '../../../electron/engine/focus/extract.js';
-import { PageTextCollector } from '../../../electron/engine/focus/pageText.js';
+import { FocusTextCollector } from '../../../electron/engine/focus/pageText.js';
 import { parseHtml } from '../../../electron/engine/parse/html.js';
 
 const fields = parseTemplate({
@@ -60,7 +60,7 @@ describe('field extraction', () => {
 
 describe('page text', () => {
   it('collects the title and the body without links, navigation, header, footer, scripts and styles', () => {
-    const text = new PageTextCollector();
+    const text = new FocusTextCollector();
     parseHtml(
       Buffer.from(
         '<html><head><title>Flood &amp; risk</title><style>p{}</style></head><body><header>Site</header><nav><a href="/">Home</a> Menu</nav>' +
@@ -69,7 +69,7 @@ describe('page text', () => {
       'http://a.test/',
       'text/html',
       {},
-      text,
+      { observer: text },
     );
     const r = text.result();
     assert.equal(r.title, 'Flood & risk');

@@ -21,7 +21,7 @@ function setup(t: Partial<TemplateInput> = {}) {
 }
 
 function row(id: number, score: number | null): QueuedRow {
-  return { id, url: `http://a.test/${id}`, depth: 1, requisite: 0, type_hint: 'html', redirect_hops: 0, score };
+  return { id, url: `http://a.test/${id}`, depth: 1, requisite: 0, type_hint: 'html', redirect_hops: 0, attempts: 0, score };
 }
 
 function analysis(a: Partial<PageAnalysis>): PageAnalysis {
