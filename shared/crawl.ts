@@ -15,6 +15,8 @@ export const SKIP_REASONS = [
   'limit:duration',
   /** Found on a page past the most links the crawl queues from one page (its references are still rewritten). */
   'limit:links-per-page',
+  // a focused harvest's link on an off-topic page whose own score did not pass
+  'focus:off-topic',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -64,6 +66,15 @@ export function countsFromStates(
   };
 }
 
+/** A focused harvest's page verdicts; the harvest rate is relevant pages over pages judged. */
+export interface FocusCounts {
+  relevantPages: number;
+  offTopicPages: number;
+  nearDuplicates: number;
+  /** null before any page was judged. */
+  harvestRate: number | null;
+}
+
 export interface ProgressEvent {
   type: 'progress';
   counts: CrawlCounts;
@@ -74,6 +85,8 @@ export interface ProgressEvent {
   current: string[];
   /** Set while the crawl finishes: the mirror's final rewrite pass, URL ids checked of the highest id. */
   finishing?: { done: number; total: number };
+  /** A focused harvest's counts and harvest rate so far. */
+  focus?: FocusCounts;
 }
 
 export interface UrlEvent {
@@ -109,6 +122,11 @@ export interface UrlRecord {
   error: string | null;
   /** Why it was not archived, in one line (from the error, skip reason or answer); null when archived or queued. */
   reason: string | null;
+  /** Focused harvests only: the page's relevance to the topic (null if not judged). */
+  relevance?: number | null;
+  topicState?: 'relevant' | 'off-topic' | 'near-duplicate' | null;
+  /** The URL of the page a near-duplicate repeats. */
+  duplicateOf?: string | null;
 }
 
 /** What `harvest stats` reports. */
@@ -125,4 +143,9 @@ export interface CrawlStats {
   robotsPolicy: 'obeyed' | 'ignored';
   /** What went wrong in the last run, e.g. seeds that could not be reached; null when nothing did. */
   message: string | null;
+  /** Focused harvests only (a template): page verdicts and the harvest rate. */
+  relevantPages?: number;
+  offTopicPages?: number;
+  nearDuplicates?: number;
+  harvestRate?: number | null;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TemplateSchema } from './template.js';
 
 /** Version of the tool, recorded in every archive it writes. */
 export const HARVEST_VERSION = '0.1.0';
@@ -204,6 +205,8 @@ export const JobSchema = z
     contactUrl: contact.nullable().default(null),
     /** What every request carries beyond Harvest's own headers. */
     request: RequestSettingsSchema.default(RequestSettingsSchema.parse({})),
+    /** A focused harvest's template (best-first frontier, page filter, extraction); null: breadth-first, everything. */
+    template: TemplateSchema.nullable().default(null),
   })
   .strict();
 

@@ -11,12 +11,14 @@ import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError, MIRROR_DIR } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { FocusStore } from '../engine/store/focusStore.js';
 import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
+import { readTemplateFile } from './templateFile.js';
 import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
 import { countsSentence, formatDuration } from '../../shared/format.js';
 
@@ -94,6 +96,7 @@ const CRAWL_OPTIONS = {
   'max-response-bytes': { type: 'string' },
   'deadline-ms': { type: 'string' },
   'seeds-file': { type: 'string' },
+  template: { type: 'string' },
   quiet: { type: 'boolean' },
   'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
@@ -133,6 +136,7 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
     ...(v.name !== undefined && { name: v.name }),
     ...(v.contact !== undefined && { contactUrl: v.contact }),
     offsiteRequisites: !v['no-offsite-requisites'],
+    ...(v.template !== undefined && { template: readTemplateFile(v.template) }),
     warc: { enabled: !v['no-warc'] },
     scope: {
       ...(v.scope !== undefined && { mode: v.scope as 'host' }),
@@ -324,7 +328,10 @@ async function main(argv: string[]): Promise<number> {
               `${countsSentence(s.counts)}\n` +
               `skipped by reason: ${skips || 'none'}\n` +
               `crawl time ${formatDuration(s.durationMs)}, robots.txt ${s.robotsPolicy}\n` +
-              (s.message === null ? '' : `${s.state === 'failed' ? 'failed' : 'problems'}: ${s.message}\n`),
+              (s.message === null ? '' : `${s.state === 'failed' ? 'failed' : 'problems'}: ${s.message}\n`) +
+              (s.harvestRate === undefined
+                ? ''
+                : `focused: ${s.relevantPages} relevant, ${s.offTopicPages} off-topic, ${s.nearDuplicates} near-duplicates, harvest rate ${s.harvestRate === null ? '-' : `${(s.harvestRate * 100).toFixed(1)}%`}\n`),
           );
         }
       } finally {
@@ -337,11 +344,21 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length !== 1) throw new UsageError('list needs exactly one <archive-dir>', 'list');
       const archive = Archive.open(positionals[0]!, { readonly: true });
       try {
-        for (const r of archive.catalogue.iterateRecords()) {
-          const out = values.json
-            ? JSON.stringify(r)
-            : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}`;
-          if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
+        // A focused harvest's verdicts, in the same (discovery) order as the records.
+        const focus = archive.job.template === null ? null : new FocusStore(archive.catalogue).iterateInUrlOrder();
+        try {
+          for (const r of archive.catalogue.iterateRecords()) {
+            const f = focus?.next().value;
+            const record = f ? { ...r, ...f } : r;
+            const out = values.json
+              ? JSON.stringify(record)
+              : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}` +
+                (f?.topicState ? `\t${f.topicState}${f.duplicateOf ? ` of ${f.duplicateOf}` : ''}` : '');
+            if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
+          }
+        } finally {
+          // Its statement must finish before the catalogue can close.
+          focus?.return(undefined);
         }
       } finally {
         archive.close();
@@ -353,6 +370,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./export.js')).runExport(rest);
     case 'metadata':
       return (await import('./metadata.js')).runMetadata(rest);
+    case 'extract':
+      return (await import('./extract.js')).runExtract(rest);
     case 'verify':
       return (await import('./verify.js')).runVerify(rest);
     case 'serve':

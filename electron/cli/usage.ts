@@ -3,7 +3,7 @@
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -32,6 +32,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   captures: 'harvest captures <archive-dir> [--json]',
   stats: 'harvest stats <archive-dir> [--json]',
   list: 'harvest list <archive-dir> [--json]',
+  extract: 'harvest extract <archive-dir> [--format csv|json]',
   export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]',
   metadata: METADATA_USAGE,
   verify: VERIFY_USAGE,
@@ -44,6 +45,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
 const CRAWL_OPTIONS_HELP = `options:
   --out, -o <dir>               the archive folder to create (required)
   --seeds-file <file>           more seed URLs, one per line ('#' starts a comment)
+  --template <file>             a focused harvest: topic, filter levels, extraction fields (JSON; see README)
   --name <text>                 name of the harvest
   --scope host|domain|prefix    what counts as the site (default host)
   --include <regex>             also crawl URLs matching (repeatable)
@@ -79,6 +81,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   captures: `Every capture of an archive: its state, start, counts by outcome and bytes added.\n\nusage: ${SYNOPSIS.captures}\n\noptions:\n  --json   the captures as JSON`,
   stats: `Counts by outcome and skip reason, bytes and crawl time of an archive.\n\nusage: ${SYNOPSIS.stats}\n\noptions:\n  --json   the figures as JSON`,
   list: `One line per URL of an archive: outcome, HTTP status, URL, local file or reason.\n\nusage: ${SYNOPSIS.list}\n\noptions:\n  --json   one JSON record per line`,
+  extract: `A focused harvest's extracted fields, one row per page capture, on standard output.\n\nusage: ${SYNOPSIS.extract}\n\noptions:\n  --format <f>   csv (default: url, capture, then each field and its confidence) or json`,
   export: `Package an archive as WACZ, WARC, a ZIP of the offline copy or a BagIt bag.\n\nusage: ${SYNOPSIS.export}\n\noptions:\n  --format <f>        wacz, warc, zip or bagit (required)\n  --out, -o <path>    the file (or bag folder) to write (required)\n  --include-mirror    bagit: also put the offline copy in the bag\n  --no-page-text      wacz: leave each page's text out of pages.jsonl\n  --bag-checksums <algs>  bagit: manifest algorithms, comma-separated: sha512 (default), sha256, sha1, md5\n  --quiet             no progress line`,
   metadata: `Show or edit an archive's Dublin Core description.\n\nusage: ${SYNOPSIS.metadata}\n\nfields: the fifteen Dublin Core elements (title, creator, subject, description, publisher,\ncontributor, date, type, format, identifier, source, language, relation, coverage, rights) and\nsourceOrganization, contactEmail. subject, contributor and language take comma-separated values;\nan empty value clears a field. date is ISO 8601 / EDTF (2026, 2026-05-14, 2020/2026, 2026-05~,\n1990?, 2026-01/..); languages are BCP 47 tags (en, fr-CA). Saving rewrites the mirror's index.html.`,
   verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 damaged (a file missing, altered or\nunlisted, a ZIP cut short, a bag without bagit.txt), 2 bad arguments or not a bag or WACZ at all.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --deep    also read every WARC record back: block and payload digests, framing, gzip CRCs\n  --json    the report, or the error, as JSON on stdout\n  --quiet   no progress line`,

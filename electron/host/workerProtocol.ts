@@ -31,6 +31,9 @@ export const ProgressEventSchema = z.object({
   elapsedMs: z.number(),
   current: z.array(z.string()),
   finishing: z.object({ done: z.number(), total: z.number() }).optional(),
+  focus: z
+    .object({ relevantPages: z.number(), offTopicPages: z.number(), nearDuplicates: z.number(), harvestRate: z.number().nullable() })
+    .optional(),
 });
 
 export const FromWorkerSchema = z.discriminatedUnion('type', [

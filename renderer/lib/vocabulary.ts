@@ -19,6 +19,7 @@ export const SKIP_LABELS: Record<SkipReason, string> = {
   'trap:segment-repeats': 'Trap: repeated segment',
   'trap:query-params': 'Trap: too many parameters',
   'trap:query-variants': 'Trap: too many query variants',
+  'focus:off-topic': 'Off-topic link (focused harvest)',
   'limit:depth': 'Limit: depth',
   'limit:pages': 'Limit: pages',
   'limit:bytes': 'Limit: size',

@@ -125,6 +125,17 @@ describe('progress', () => {
     assert.equal(screen.queryByTestId('progress-finishing'), null);
   });
 
+  it('shows a focused harvest\'s harvest rate, and nothing of it for other crawls', () => {
+    useJobs.getState().upsert(jobSummary('a', 'running'));
+    useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 10 }) }));
+    const { unmount } = render(<Progress id="a" />);
+    assert.equal(screen.queryByTestId('progress-harvest-rate'), null);
+    unmount();
+    useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 10 }), focus: { relevantPages: 7, offTopicPages: 2, nearDuplicates: 1, harvestRate: 0.7 } }));
+    render(<Progress id="a" />);
+    assert.equal(screen.getByTestId('progress-harvest-rate').textContent, 'Focused harvest: harvest rate 70.0% (7 relevant, 2 off-topic, 1 near-duplicates)');
+  });
+
   it('falls back to stored counts when the job is not running', () => {
     useJobs.getState().upsert({ ...jobSummary('a', 'finished', counts({ archived: 9 })), durationMs: 61_000 });
     render(<Progress id="a" />);

@@ -22,6 +22,9 @@ import { ProgressMeter } from './progress.js';
 import { RequestHeaders } from './requestHeaders.js';
 import { conditionalHeaders } from './captureFacts.js';
 import { ResponseArchiver } from './responseArchiver.js';
+import { FocusPolicy } from '../focus/focusPolicy.js';
+import { FocusStore } from '../store/focusStore.js';
+import { bestFirst, breadthFirst } from './frontierOrder.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
 import { indexMissing } from './textIndexing.js';
 import { unreachedSeeds } from './seedOutcomes.js';
@@ -108,6 +111,8 @@ export class Crawl {
   private textIndex: TextIndex | null = null;
   /** Set once the WARC writer and document workers are open. */
   private archiver: ResponseArchiver | null = null;
+  /** A focused harvest's decisions; null without a template. */
+  private readonly focus: FocusPolicy | null;
 
   constructor(
     private readonly archive: Archive,
@@ -132,9 +137,11 @@ export class Crawl {
       userAgent: userAgentFor(this.job),
       connectionsPerOrigin: this.job.politeness.perHostConnections,
     });
-    this.frontier = new Frontier(this.job, c, this.meter, (site) => this.lanes.siteHasWork(site));
+    this.focus = this.job.template === null ? null : new FocusPolicy(this.job.template, new FocusStore(c));
+    this.frontier = new Frontier(this.job, c, this.meter, (site, score) => this.lanes.siteHasWork(site, score));
     const capacity = Math.max(opts.laneCapacity ?? 8, this.job.politeness.perHostConnections);
-    this.lanes = new Lanes(c, opts.lanes ?? 4, capacity, this.job.politeness.respectRobots ? null : ALLOW_ALL);
+    const order = this.focus === null ? breadthFirst(c) : bestFirst(c);
+    this.lanes = new Lanes(order, opts.lanes ?? 4, capacity, this.job.politeness.respectRobots ? null : ALLOW_ALL);
     this.limits = new CrawlLimits({
       job: this.job,
       catalogue: c,
@@ -173,7 +180,7 @@ export class Crawl {
     if (this.state !== 'new') throw new Error('a Crawl runs once; start a new one to resume');
     this.state = 'paused';
     const c = this.archive.catalogue;
-    this.documents = new DocumentPool({ mirrorRoot: this.archive.mirror.root, tmpDir: this.archive.mirror.tmpDir });
+    this.documents = new DocumentPool({ mirrorRoot: this.archive.mirror.root, tmpDir: this.archive.mirror.tmpDir, template: this.job.template });
     try {
       await this.documents.ready();
       this.textIndex = TextIndex.openWritable(TextIndex.fileIn(this.archive.dir));
@@ -207,15 +214,15 @@ export class Crawl {
         text: this.textIndex,
         warcDir: this.archive.warcDir,
         emit: this.emit,
+        focus: this.focus,
       });
       c.transaction(() => {
         if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
         c.ensureCapture(new Date(c.getMeta('started_at')!));
         c.setMeta('state', 'running');
-        for (const seed of this.job.seeds) {
-          const url = canonicalize(seed);
-          if (url === null) continue;
-          this.frontier.admitSeed(url);
+        const seeds = this.job.seeds.map((seed) => canonicalize(seed)).filter((url) => url !== null);
+        for (const url of this.focus === null ? seeds : this.focus.seedsToAdmit(c, seeds)) {
+          this.frontier.admitSeed(url, this.focus?.seedScore);
         }
       });
     } catch (e) {
@@ -274,6 +281,7 @@ export class Crawl {
 
   private progress(): ProgressEvent {
     const snapshot = this.meter.snapshot(this.elapsedMs(), [...this.inFlight.values()], this.inFlight.size);
+    if (this.focus !== null) snapshot.focus = this.focus.counts();
     return this.finishing === null ? snapshot : { ...snapshot, finishing: { ...this.finishing } };
   }
 

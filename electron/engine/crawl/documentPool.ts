@@ -2,12 +2,15 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { TextFileKind } from '../parse/fileText.js';
 import type { PackedText } from '../store/packedText.js';
+import type { Template } from '../../../shared/template.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
 
 /** What a document worker is started with: where the mirror and its temporary files are. */
 export interface DocumentWorkerData {
   mirrorRoot: string;
   tmpDir: string;
+  /** A focused crawl's template: pages asked for are scored against it. */
+  template?: Template | null;
 }
 
 export type ToDocumentWorker =

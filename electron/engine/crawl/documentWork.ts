@@ -1,4 +1,6 @@
 import { pdfText, plainText, type TextFileKind } from '../parse/fileText.js';
+import type { Template } from '../../../shared/template.js';
+import { PageAnalyzer, type FocusRequest, type PageAnalysis } from '../focus/pageAnalysis.js';
 import type { ExtractedLink, ParsedDoc } from '../parse/html.js';
 import { textDigest } from '../parse/visibleText.js';
 import { packText, type PackedText } from '../store/packedText.js';
@@ -26,6 +28,8 @@ export interface PreparedDocument {
   links: PreparedLink[];
   /** The body deflated for the catalogue (the finishing pass rewrites from it); null unless asked for. */
   original: Buffer | null;
+  /** A focused crawl's scores of an HTML page; absent otherwise. */
+  focus?: PageAnalysis;
 }
 
 export interface PrepareRequest {
@@ -37,6 +41,8 @@ export interface PrepareRequest {
   packOriginal: boolean;
   /** Whether to extract the visible text (for the search index). */
   withText?: boolean;
+  /** Score the page against the crawl's template (HTML only). */
+  focus?: FocusRequest;
 }
 
 export interface SaveRequest {
@@ -56,21 +62,30 @@ export interface SaveFailure {
 export class DocumentWork {
   private readonly parsed = new Map<number, ParsedDoc>();
   private readonly memo = new ReferenceMemo();
+  private readonly analyzer: PageAnalyzer | null;
 
-  constructor(private readonly mirror: Mirror) {}
+  constructor(
+    private readonly mirror: Mirror,
+    template: Template | null = null,
+  ) {
+    this.analyzer = template === null ? null : new PageAnalyzer(template);
+  }
 
   prepare(ticket: number, req: PrepareRequest): PreparedDocument {
     const body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+    const text = req.focus !== undefined && req.kind === 'html' ? this.analyzer?.collector() : undefined;
     // An HTML page's text is always read: a capture compares its digest with the one before.
-    const doc = parseDocument(req.kind, body, req.url, req.contentType, req.kind === 'html');
+    const doc = parseDocument(req.kind, body, req.url, req.contentType, req.kind === 'html', text);
     this.parsed.set(ticket, doc);
-    return {
+    const prepared: PreparedDocument = {
       title: doc.title,
       text: doc.text && req.withText ? packText(doc.text) : null,
       textDigest: doc.text ? textDigest(doc.text) : null,
       links: doc.links.map((l) => ({ ...l, canonical: this.memo.canonicalize(l.url) })),
       original: req.packOriginal ? packOriginal(body) : null,
     };
+    if (text !== undefined) prepared.focus = this.analyzer!.analyze(text, doc.links, body, doc.charset, req.focus!);
+    return prepared;
   }
 
   /** Renders the prepared document with its references and writes it; the document is forgotten either way. */

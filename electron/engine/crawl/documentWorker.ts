@@ -4,7 +4,7 @@ import { DocumentWork } from './documentWork.js';
 import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentPool.js';
 
 const data = workerData as DocumentWorkerData;
-const work = new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir));
+const work = new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir), data.template ?? null);
 const port = parentPort!;
 
 port.postMessage({ ready: true } satisfies FromDocumentWorker);

@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { parseCss } from '../parse/css.js';
 import { parseHtml, type ParsedDoc } from '../parse/html.js';
+import type { HtmlScanHandler } from '../parse/htmlScan.js';
 import type { UrlRow } from '../store/catalogue.js';
 import { GenerationalCache } from '../store/generationalCache.js';
 import { canonicalize } from '../url/canonical.js';
@@ -20,8 +21,16 @@ export function documentKind(contentType: string | null, url: string): DocumentK
   return 'other';
 }
 
-export function parseDocument(kind: 'html' | 'css', body: Buffer, url: string, contentType: string | null, withText = false): ParsedDoc {
-  return kind === 'html' ? parseHtml(body, url, contentType, {}, { withText }) : parseCss(body, url, contentType);
+export function parseDocument(
+  kind: 'html' | 'css',
+  body: Buffer,
+  url: string,
+  contentType: string | null,
+  withText = false,
+  /** Also told every token of the HTML scan (a focused harvest collects the page's own text this way). */
+  observer?: HtmlScanHandler,
+): ParsedDoc {
+  return kind === 'html' ? parseHtml(body, url, contentType, {}, { withText, ...(observer && { observer }) }) : parseCss(body, url, contentType);
 }
 
 /**

@@ -22,6 +22,10 @@ export interface Discovery {
   redirectHops: number;
   /** Found on a page past the most links queued from one page: recorded, not queued. */
   pastLinkCap?: boolean;
+  /** A focused harvest's queue score (see FocusPolicy). */
+  score?: number;
+  /** A focused harvest does not follow it (a link on an off-topic page whose own score did not pass). */
+  pruned?: boolean;
 }
 
 /**
@@ -39,7 +43,7 @@ export class Frontier {
     private readonly job: Job,
     private readonly catalogue: Catalogue,
     private readonly meter: ProgressMeter,
-    private readonly onQueued: (site: string) => void,
+    private readonly onQueued: (site: string, score?: number) => void,
   ) {
     this.seedRedirects = JSON.parse(catalogue.getMeta(SEED_REDIRECTS) ?? '[]') as string[];
     this.scopeRules = new ScopeRules(job.scope, [...job.seeds, ...this.seedRedirects]);
@@ -61,8 +65,9 @@ export class Frontier {
   }
 
   /** Admits a canonical seed URL at depth 0. */
-  admitSeed(url: string): UrlRow {
+  admitSeed(url: string, score?: number): UrlRow {
     return this.admit({
+      ...(score !== undefined && { score }),
       url,
       parentId: null,
       parentDepth: 0,
@@ -81,6 +86,10 @@ export class Frontier {
     if (existing) {
       if (existing.capture < this.catalogue.currentCapture()) this.readmit(existing, d);
       else this.maybeRequeue(existing, d);
+      // A focused harvest's queued URL met again through a better link moves up.
+      if (d.score !== undefined && !d.pruned && existing.state === 'queued' && this.catalogue.raiseScore(existing.id, d.score)) {
+        this.onQueued(existing.site, d.score);
+      }
       return existing;
     }
     // A site is an origin: robots.txt and politeness both apply per scheme, host and port.
@@ -99,9 +108,10 @@ export class Frontier {
       typeHint: d.typeHint,
       redirectHops: d.redirectHops,
       skipReason: reason,
+      score: d.score ?? null,
     });
     this.meter.discovered(state, reason);
-    if (state === 'queued') this.onQueued(site);
+    if (state === 'queued') this.onQueued(site, d.score);
     return row;
   }
 
@@ -119,9 +129,10 @@ export class Frontier {
       typeHint: d.typeHint,
       redirectHops: d.redirectHops,
       skipReason: reason,
+      score: d.score ?? null,
     });
     this.meter.discovered(state, reason);
-    if (state === 'queued') this.onQueued(row.site);
+    if (state === 'queued') this.onQueued(row.site, d.score);
   }
 
   private skipReason(d: Discovery, depth: number): SkipReason | null {
@@ -130,6 +141,7 @@ export class Frontier {
     if (!inScope && !offsiteRequisite) return 'scope';
     const trap = trapReason(d.url, this.job.traps);
     if (trap) return trap;
+    if (d.pruned) return 'focus:off-topic';
     if (!d.requisite) {
       const max = this.job.limits.maxDepth;
       if (max !== null && depth > max) return 'limit:depth';
@@ -153,12 +165,13 @@ export class Frontier {
    */
   private maybeRequeue(row: UrlRow, d: Discovery): void {
     if (row.state !== 'skipped' || d.pastLinkCap) return;
-    if (row.skip_reason !== 'scope' && row.skip_reason !== 'limit:depth' && row.skip_reason !== 'limit:links-per-page') return;
+    if (row.skip_reason !== 'scope' && row.skip_reason !== 'limit:depth' && row.skip_reason !== 'limit:links-per-page' && row.skip_reason !== 'focus:off-topic') return;
     const depth = d.sameDepth ? d.parentDepth : d.parentDepth + 1;
     if (this.skipReason(d, depth) !== null) return;
     const reason = row.skip_reason;
     this.catalogue.requeue(row, Math.min(depth, row.depth), d.requisite);
+    if (d.score !== undefined) this.catalogue.raiseScore(row.id, d.score);
     this.meter.requeued(reason);
-    this.onQueued(row.site);
+    this.onQueued(row.site, d.score);
   }
 }

@@ -1,6 +1,7 @@
 import type { RobotsPolicy } from '../politeness/robots.js';
 import { workerForSite } from '../politeness/shards.js';
-import type { Catalogue, QueuedRow } from '../store/catalogue.js';
+import type { QueuedRow } from '../store/catalogue.js';
+import type { FrontierOrder } from './frontierOrder.js';
 
 /** A site is an origin: robots.txt applies per origin, politeness per host (the gate key). */
 export interface SiteWork {
@@ -43,8 +44,6 @@ export interface Lane {
   cursor: number;
 }
 
-const BUFFER_SIZE = 64;
-
 /**
  * The sites with work and the concurrency lanes they are spread over by rendezvous hashing (a site
  * belongs to one lane, and adding a lane moves few sites). Each site's queue is read from the
@@ -56,7 +55,7 @@ export class Lanes {
   readonly leased = new Set<number>();
 
   constructor(
-    private readonly catalogue: Catalogue,
+    private readonly order: FrontierOrder,
     count: number,
     capacity: number,
     /** What a new site starts with: ALLOW_ALL when robots.txt is ignored, else null (fetch it). */
@@ -65,10 +64,12 @@ export class Lanes {
     this.lanes = Array.from({ length: Math.max(1, count) }, (_, i) => ({ name: `lane-${i}`, active: 0, capacity, sites: [], cursor: 0 }));
   }
 
-  siteHasWork(site: string): void {
+  /** A URL of `site` was queued (with its best-first score, if any). */
+  siteHasWork(site: string, score?: number): void {
     const known = this.sites.get(site);
     if (known) {
       known.exhausted = false;
+      if (this.order.outranks(score, known.buffer)) known.buffer = [];
       return;
     }
     const name = workerForSite(site, this.lanes.map((l) => l.name));
@@ -98,8 +99,8 @@ export class Lanes {
    */
   refill(s: SiteWork): void {
     if (s.buffer.length > 0 || s.exhausted) return;
-    for (const next of [this.catalogue.nextQueued.bind(this.catalogue), this.catalogue.nextRetry.bind(this.catalogue)]) {
-      const rows = next(s.site, this.leased.size + BUFFER_SIZE);
+    for (const next of [this.order.next, this.order.retries]) {
+      const rows = next(s.site, this.leased.size + this.order.bufferSize);
       for (const r of rows) if (!this.leased.has(r.id)) s.buffer.push(r);
       if (s.buffer.length > 0) return;
     }

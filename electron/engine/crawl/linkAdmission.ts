@@ -3,6 +3,9 @@ import { ReferenceMemo } from './documents.js';
 import type { DocumentPool, PreparedTicket } from './documentPool.js';
 import type { Frontier } from './frontier.js';
 
+/** A focused harvest's plan for one of a page's links, by its index: its queue score, or pruned. */
+export type LinkPlan = (index: number) => { score: number; pruned: boolean } | null;
+
 /**
  * The most links one page adds to the queue; those past it are recorded as skipped
  * (limit:links-per-page) unless the URL is already known. Every reference is still rewritten.
@@ -24,7 +27,7 @@ export class LinkAdmission {
    * worker forgets the document) it returns where each reference should point and the link rows
    * that the finishing pass checks.
    */
-  admit(row: QueuedRow, doc: PreparedTicket, keep = false): { written: (string | null)[]; links: LinkRow[] } {
+  admit(row: QueuedRow, doc: PreparedTicket, keep = false, plan: LinkPlan | null = null): { written: (string | null)[]; links: LinkRow[] } {
     const { catalogue: c, frontier, documents } = this;
     const written: (string | null)[] = [];
     const links: LinkRow[] = [];
@@ -33,10 +36,12 @@ export class LinkAdmission {
       const inScope = frontier.scope.inScope(row.url);
       c.transaction(() => {
         for (const [index, link] of doc.links.entries()) {
+          const planned = plan === null ? null : plan(index);
           const target =
             link.canonical === null
               ? null
               : frontier.admit({
+                  ...(planned !== null && { score: planned.score, pruned: planned.pruned }),
                   url: link.canonical,
                   parentId: row.id,
                   parentDepth: row.depth,

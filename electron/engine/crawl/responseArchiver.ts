@@ -23,6 +23,7 @@ import { LinkAdmission } from './linkAdmission.js';
 import { readOriginal } from './originals.js';
 import type { ProgressMeter } from './progress.js';
 import { TextFeed } from './textFeed.js';
+import type { FocusPolicy } from '../focus/focusPolicy.js';
 
 export { MAX_LINKS_QUEUED_PER_PAGE } from './linkAdmission.js';
 
@@ -44,6 +45,8 @@ export interface ArchiverParts {
   /** Where the archive's WARC files are, to read back what a 304 did not send again. */
   warcDir: string;
   emit: (e: CrawlEvent) => void;
+  /** A focused harvest's decisions; null without a template. */
+  focus?: FocusPolicy | null;
 }
 
 /**
@@ -122,6 +125,7 @@ export class ResponseArchiver {
     try {
       if (kind !== 'other') {
         // With a WARC the response record holds the original; without one the catalogue keeps it.
+        const focus = kind === 'html' ? this.p.focus?.request(row) : undefined;
         doc = await this.p.documents.prepare({
           kind,
           body: res.body,
@@ -129,6 +133,7 @@ export class ResponseArchiver {
           contentType: res.contentType,
           packOriginal: this.p.warc === null,
           withText: kind === 'html',
+          ...(focus !== undefined && { focus }),
         });
       }
       const recorded = await this.recordExchange(res, doc);
@@ -239,6 +244,8 @@ export class ResponseArchiver {
           parentInScope: frontier.scope.inScope(row.url),
           typeHint: row.type_hint,
           redirectHops: hops,
+          // A hop keeps its source's place in a focused harvest's queue.
+          ...(row.score != null && { score: row.score }),
         }).id;
       }
       const outcome: FetchOutcome = {
@@ -305,12 +312,19 @@ export class ResponseArchiver {
     const { catalogue: c, documents } = this.p;
     const outcome = this.archivedOutcome(row, res);
     const localPath = outcome.localPath!;
+    const focus = this.p.focus ?? null;
+    const analysis = doc.focus;
+    const verdict = focus !== null && analysis !== undefined ? focus.judge(row, analysis) : null;
+    const plan = verdict === null ? null : (index: number) => focus!.link(verdict, analysis!, index);
     if (seen.outcome === 'unchanged') {
-      this.links.admit(row, doc);
-      this.record(row, { ...outcome, title: doc.title }, prev, seen);
+      this.links.admit(row, doc, false, plan);
+      c.transaction(() => {
+        if (verdict !== null) focus!.record(row, verdict, analysis!, res.startedAt.toISOString());
+        this.record(row, { ...outcome, title: doc.title }, prev, seen);
+      });
       return true;
     }
-    const { written, links } = this.links.admit(row, doc, true);
+    const { written, links } = this.links.admit(row, doc, true, plan);
     const failure = await documents.save(doc, { localPath, written });
     if (failure !== null) {
       // Its links still stand: they were found, and are crawled like any others.
@@ -320,6 +334,7 @@ export class ResponseArchiver {
     c.transaction(() => {
       c.replaceLinks(row.id, links);
       c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
+      if (verdict !== null) focus!.record(row, verdict, analysis!, res.startedAt.toISOString());
       this.record(row, { ...outcome, title: doc.title }, prev, seen);
     });
     if (doc.text !== null) this.text.add(row, 'html', doc.text);

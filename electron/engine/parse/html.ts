@@ -1,6 +1,6 @@
 import { decodeText, sniffCharset } from './decode.js';
 import { PageRefCollector, UTF8_META } from './htmlRefs.js';
-import { scanHtml } from './htmlScan.js';
+import { scanHtml, type HtmlScanHandler } from './htmlScan.js';
 import { PageTextCollector, teeHandlers } from './pageText.js';
 import { renderFields, resolveSlots } from './splice.js';
 import type { ParsedDoc } from './types.js';
@@ -47,7 +47,8 @@ export function parseHtml(
   docUrl: string,
   headerContentType: string | null,
   caps: Partial<ParseCaps> = {},
-  opts: { withText?: boolean } = {},
+  /** observer: also told every token of the same scan (a focused harvest collects the page's own text this way). */
+  opts: { withText?: boolean; observer?: HtmlScanHandler } = {},
 ): ParsedDoc {
   const limits: ParseCaps = { ...DEFAULT_PARSE_CAPS, ...caps };
   const charset = sniffCharset(body, headerContentType, 'html');
@@ -56,7 +57,8 @@ export function parseHtml(
   const source = decodeText(body, charset);
   const collector = new PageRefCollector(source, charset, limits.maxAttrLength);
   const text = opts.withText ? new PageTextCollector() : null;
-  scanHtml(source, text === null ? collector : teeHandlers(collector, text));
+  const withText = text === null ? collector : teeHandlers(collector, text);
+  scanHtml(source, opts.observer === undefined ? withText : teeHandlers(withText, opts.observer));
   const page = collector.finish();
   const links = resolveSlots(page.slots, baseUrl(page.baseHref, docUrl), docUrl);
   // Opened from disk there is no HTTP charset; if our <meta> would fall past the prescan window, a BOM says UTF-8.

@@ -39,6 +39,10 @@ export interface FrontierStore {
   nextRetry(site: string, limit: number): QueuedRow[];
   /** Counts a failed attempt of a queued URL; it stays queued. */
   setAttempts(id: number, attempts: number): void;
+  /** A focused harvest's queue order: highest score first, then discovery (retries apart, as nextQueued). */
+  nextQueuedBest(site: string, limit: number): QueuedRow[];
+  /** A queued URL met again through a better link moves up; returns whether it did. */
+  raiseScore(id: number, score: number): boolean;
   /**
    * Puts back what a run could not reach, so the next one asks again: robots.txt that was
    * unreachable or answered 5xx is forgotten, the URLs it kept out are queued again, and so are

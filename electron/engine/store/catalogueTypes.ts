@@ -45,6 +45,8 @@ export interface QueuedRow {
   redirect_hops: number;
   /** Failed attempts so far (transient failures waiting for a retry). */
   attempts: number;
+  /** A focused harvest's best-first score (read in best-first order only). */
+  score?: number | null;
 }
 
 export interface NewUrl {
@@ -58,6 +60,8 @@ export interface NewUrl {
   typeHint: string | null;
   redirectHops: number;
   skipReason: SkipReason | null;
+  /** A focused harvest's best-first score. */
+  score?: number | null;
 }
 
 export interface FetchOutcome {
@@ -134,6 +138,8 @@ export interface Readmission {
   typeHint: string | null;
   redirectHops: number;
   skipReason: SkipReason | null;
+  /** A focused harvest's best-first score. */
+  score?: number | null;
 }
 
 /** One URL in one capture: what it answered and what that was against its previous capture. */

@@ -2,12 +2,12 @@
  * The archive's SQLite catalogue: frontier, done set, per-URL log and checkpoints in one file, so a
  * crawl's whole state commits atomically and memory stays flat however large the site.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * What takes an archive of an older version to this one, by that version, run after SCHEMA_SQL
  * (which adds missing tables). 1 -> 2: originals can be places in the WARC files. 2 -> 3: kept
- * for the catalogue change of recurring harvests. 3 -> 4: columns in ADDED_COLUMNS.
+ * for the catalogue change of recurring harvests. 3 -> 4 and 4 -> 5: columns in ADDED_COLUMNS.
  */
 export const SCHEMA_UPGRADES: Readonly<Record<number, string>> = {
   1: `
@@ -17,6 +17,7 @@ ALTER TABLE payload_captures ADD COLUMN length INTEGER;
 `,
   2: '',
   3: '',
+  4: '',
 };
 
 /**
@@ -54,13 +55,21 @@ DROP INDEX upgrade_payload_captures_url;
 
 /**
  * Columns added after version 2, with the statement that adds each (urls.attempts: a queued URL's
- * failed attempts so far, so the retry limit holds across a kill). The catalogue adds whichever
- * an archive lacks, whatever its recorded version, so upgrades that landed in either order meet.
+ * failed attempts so far, so the retry limit holds across a kill; urls.score: a focused harvest's
+ * best-first score, its index in SCHEMA_INDEXES_SQL). The catalogue adds whichever an archive
+ * lacks, whatever its recorded version, so upgrades that landed in either order meet.
  */
 export const ADDED_COLUMNS: readonly { table: string; column: string; sql: string }[] = [
   { table: 'urls', column: 'attempts', sql: 'ALTER TABLE urls ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0' },
   { table: 'urls', column: 'capture', sql: `ALTER TABLE urls ADD COLUMN capture INTEGER NOT NULL DEFAULT 1;\n${CAPTURE_ONE}` },
+  { table: 'urls', column: 'score', sql: 'ALTER TABLE urls ADD COLUMN score REAL' },
 ];
+
+/** Indexes on added columns, created once the columns exist. */
+export const SCHEMA_INDEXES_SQL = `
+-- Best-first order within a site for focused harvests: highest score, then discovery.
+CREATE INDEX IF NOT EXISTS urls_best ON urls (site, score DESC, id) WHERE state = 'queued';
+`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -94,7 +103,9 @@ CREATE TABLE IF NOT EXISTS urls (
   -- failed attempts so far of a URL still queued for a retry (transient failures only)
   attempts INTEGER NOT NULL DEFAULT 0,
   -- the capture in which the URL was last met; rows of earlier captures not met again are not part of this one
-  capture INTEGER NOT NULL DEFAULT 1
+  capture INTEGER NOT NULL DEFAULT 1,
+  -- focused harvests: filter levels passed plus the link's score in [0, 1); NULL in other crawls
+  score REAL
 );
 -- Breadth-first order within a site: depth, then discovery.
 CREATE INDEX IF NOT EXISTS urls_queue ON urls (site, depth, id) WHERE state = 'queued';
@@ -142,6 +153,29 @@ CREATE TABLE IF NOT EXISTS original_records (
   length INTEGER NOT NULL,
   -- this response's own Content-Encoding (a revisit's first capture may have been sent otherwise)
   content_encoding TEXT
+);
+
+-- Focused harvests: each HTML page's relevance to the template's topic, what it was judged
+-- (relevant, off-topic, near-duplicate), the page it repeats, and its SimHash and body digest.
+CREATE TABLE IF NOT EXISTS focus_pages (
+  url_id INTEGER PRIMARY KEY,
+  relevance REAL NOT NULL,
+  topic_state TEXT NOT NULL,
+  duplicate_of INTEGER,
+  simhash TEXT NOT NULL,
+  digest TEXT NOT NULL
+);
+
+-- Fields extracted from a focused harvest's final pages, one row per page, capture and field.
+CREATE TABLE IF NOT EXISTS extracted (
+  url_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  -- when the page was captured (its WARC record's date)
+  capture TEXT NOT NULL,
+  field TEXT NOT NULL,
+  value TEXT NOT NULL,
+  confidence REAL NOT NULL,
+  PRIMARY KEY (url_id, capture, field)
 );
 
 -- The first capture of each payload digest (sha256:<base32>) recorded in the WARC files, so an

@@ -1,6 +1,7 @@
 import { countsFromStates, type CrawlState, type CrawlStats } from '../../../shared/crawl.js';
 import { parseJob } from '../../../shared/job.js';
 import type { Catalogue } from './catalogue.js';
+import { FocusStore } from './focusStore.js';
 
 /** meta key: what went wrong in the last run ('' when nothing did). */
 export const STATE_MESSAGE = 'state_message';
@@ -9,7 +10,9 @@ export const STATE_MESSAGE = 'state_message';
 export function readStats(c: Catalogue): CrawlStats {
   const job = parseJob(JSON.parse(c.getMeta('job') ?? '{}'));
   const byState = c.countByState();
+  const focus = job.template === null ? null : new FocusStore(c).counts();
   return {
+    ...focus,
     name: job.name,
     seeds: job.seeds,
     state: (c.getMeta('state') ?? 'paused') as CrawlState,

@@ -39,6 +39,7 @@ export function Progress({ id }: { id: string }) {
   const urlsPerSec = live && progress ? progress.latest.urlsPerSec : 0;
   const figures = progressFigures(counts, urlsPerSec, elapsedMs);
   const finishing = live ? (progress?.latest.finishing ?? null) : null;
+  const focus = progress?.latest.focus ?? null;
   const reasons = Object.entries(counts.skippedByReason).filter(([, n]) => (n ?? 0) > 0) as [SkipReason, number][];
   const drillTo = (filter: { state?: UrlState; skipReason?: SkipReason }) => () => drill(id, filter);
   return (
@@ -75,6 +76,13 @@ export function Progress({ id }: { id: string }) {
           Every URL has an outcome. Checking saved pages for links to redo:{' '}
           {formatCount(finishing.done)} of {formatCount(finishing.total)} URLs (
           {finishing.total > 0 ? Math.floor((finishing.done / finishing.total) * 100) : 100}%)
+        </p>
+      )}
+      {focus && (
+        <p className="harvest-rate" data-testid="progress-harvest-rate">
+          Focused harvest: harvest rate {focus.harvestRate === null ? '—' : `${(focus.harvestRate * 100).toFixed(1)}%`} (
+          {formatCount(focus.relevantPages)} relevant, {formatCount(focus.offTopicPages)} off-topic, {formatCount(focus.nearDuplicates)}{' '}
+          near-duplicates)
         </p>
       )}
       <dl className="stats">

@@ -194,6 +194,9 @@ describe('Catalogue', () => {
       assert.equal(c.getMeta('schema_version'), String(SCHEMA_VERSION));
       c.setAttempts(1, 2);
       assert.deepEqual(c.nextRetry('http://a.test', 5), [], 'an archived URL is not waiting for a retry');
+      // Version 5's score column and best-first index came with the upgrade.
+      c.insert({ url: 'http://a.test/b', site: 'http://a.test', depth: 1, state: 'queued', requisite: false, parentId: 1, via: 'a', typeHint: 'html', redirectHops: 0, skipReason: null, score: 0.5 });
+      assert.deepEqual(c.nextQueuedBest('http://a.test', 5).map((r) => [r.url, r.score]), [['http://a.test/b', 0.5]]);
       // A capture saved by version 1 has no place; a new one has.
       assert.deepEqual(c.captureByDigest('sha256:OLD'), { url: 'http://a.test/', date: new Date('2025-01-01T00:00:00.000Z'), recordId: '<urn:uuid:4>' });
       c.putOriginal(1, 'text/html', { record: { file: 'a.warc.gz', offset: 0, length: 1 }, contentEncoding: null });
@@ -220,6 +223,27 @@ describe('Catalogue', () => {
         c.nextRetry('http://a.test', 5).map((r) => [r.url, r.attempts]),
         [['http://a.test/x', 1]],
       );
+    } finally {
+      c.close();
+    }
+  });
+
+  it('takes a site best-first by score, then discovery, and raises a queued score only upwards', () => {
+    const c = Catalogue.open(path.join(dir, 'best.sqlite'));
+    try {
+      const add = (url: string, score: number | null, state: 'queued' | 'skipped' = 'queued') =>
+        c.insert({ url, site: 'http://b.test', depth: 1, state, requisite: false, parentId: null, via: 'a', typeHint: 'html', redirectHops: 0, skipReason: state === 'skipped' ? 'scope' : null, score });
+      const low = add('http://b.test/low', 0.2);
+      add('http://b.test/l1', 1.3);
+      add('http://b.test/mid', 0.5);
+      add('http://b.test/skipped', 2.0, 'skipped');
+      add('http://b.test/mid2', 0.5);
+      assert.deepEqual(c.nextQueuedBest('http://b.test', 10).map((r) => r.url), ['http://b.test/l1', 'http://b.test/mid', 'http://b.test/mid2', 'http://b.test/low']);
+      assert.equal(c.raiseScore(low.id, 0.1), false);
+      assert.equal(c.raiseScore(low.id, 0.9), true);
+      assert.deepEqual(c.nextQueuedBest('http://b.test', 2).map((r) => r.url), ['http://b.test/l1', 'http://b.test/low']);
+      // Breadth-first order is untouched by scores.
+      assert.deepEqual(c.nextQueued('http://b.test', 10).map((r) => r.url), ['http://b.test/low', 'http://b.test/l1', 'http://b.test/mid', 'http://b.test/mid2']);
     } finally {
       c.close();
     }

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { ArchiveFormatError, ArchiveInUseError } from '../catalogueTypes.js';
-import { ADDED_COLUMNS, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from '../schema.js';
+import { ADDED_COLUMNS, SCHEMA_INDEXES_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from '../schema.js';
 
 /**
  * Opens a catalogue file: with an exclusive lock that the OS drops when the process dies, so a
@@ -36,6 +36,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
         for (const { table, column, sql } of ADDED_COLUMNS) {
           if (!hasColumn(db, table, column)) db.exec(sql);
         }
+        db.exec(SCHEMA_INDEXES_SQL);
         db.prepare(
           "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         ).run(String(SCHEMA_VERSION));

@@ -157,6 +157,12 @@ export class SqliteCatalogue implements CatalogueStore {
   setAttempts(id: number, attempts: number): void {
     this.urls.setAttempts(id, attempts);
   }
+  nextQueuedBest(site: string, limit: number): QueuedRow[] {
+    return this.urls.nextQueuedBest(site, limit);
+  }
+  raiseScore(id: number, score: number): boolean {
+    return this.urls.raiseScore(id, score);
+  }
   retryUnreachable(): number {
     return this.urls.retryUnreachable();
   }

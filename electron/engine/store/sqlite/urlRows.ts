@@ -16,10 +16,10 @@ const ROW_COLUMNS = 'id, url, site, depth, state, requisite, type_hint, redirect
 const SQL = {
   byUrl: `SELECT ${ROW_COLUMNS}, capture FROM urls WHERE url = ?`,
   byId: `SELECT ${ROW_COLUMNS}, capture FROM urls WHERE id = ?`,
-  insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason, capture)
-     VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason, @capture)`,
+  insert: `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason, capture, score)
+     VALUES (@url, @site, @depth, @state, @requisite, @parentId, @via, @typeHint, @redirectHops, @skipReason, @capture, @score)`,
   readmit: `UPDATE urls SET capture = @capture, depth = @depth, state = @state, requisite = @requisite, parent_id = @parentId,
-       via = @via, type_hint = @typeHint, redirect_hops = @redirectHops, skip_reason = @skipReason
+       via = @via, type_hint = @typeHint, redirect_hops = @redirectHops, skip_reason = @skipReason, score = @score
      WHERE id = @id`,
   requeue: "UPDATE urls SET state = 'queued', skip_reason = NULL, depth = @depth, requisite = @requisite WHERE id = @id",
   nextQueued:
@@ -27,6 +27,9 @@ const SQL = {
   nextRetry:
     "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts FROM urls WHERE site = ? AND state = 'queued' AND attempts > 0 ORDER BY depth, id LIMIT ?",
   setAttempts: 'UPDATE urls SET attempts = ? WHERE id = ?',
+  nextQueuedBest:
+    "SELECT id, url, depth, requisite, type_hint, redirect_hops, attempts, score FROM urls WHERE site = ? AND state = 'queued' AND attempts = 0 ORDER BY score DESC, id LIMIT ?",
+  raiseScore: "UPDATE urls SET score = ? WHERE id = ? AND state = 'queued' AND (score IS NULL OR score < ?)",
   forgetBadRobots: 'DELETE FROM robots WHERE error IS NOT NULL OR http_status >= 500',
   requeueRobotsUnreachable: "UPDATE urls SET state = 'queued', skip_reason = NULL, error = NULL WHERE state = 'skipped' AND skip_reason = 'robots:unreachable'",
   requeueFailedSeeds: "UPDATE urls SET state = 'queued', error = NULL, attempts = 0 WHERE state = 'failed' AND depth = 0",
@@ -97,7 +100,7 @@ export class SqliteUrlRows implements FrontierStore {
 
   insert(u: NewUrl): UrlRow {
     const capture = this.currentCapture();
-    const r = this.sql.get('insert').run({ ...u, requisite: u.requisite ? 1 : 0, capture });
+    const r = this.sql.get('insert').run({ ...u, requisite: u.requisite ? 1 : 0, capture, score: u.score ?? null });
     const row: UrlRow = {
       id: Number(r.lastInsertRowid),
       url: u.url,
@@ -120,7 +123,7 @@ export class SqliteUrlRows implements FrontierStore {
 
   readmit(row: UrlRow, r: Readmission): void {
     const capture = this.currentCapture();
-    this.sql.get('readmit').run({ ...r, id: row.id, capture, requisite: r.requisite ? 1 : 0 });
+    this.sql.get('readmit').run({ ...r, id: row.id, capture, requisite: r.requisite ? 1 : 0, score: r.score ?? null });
     const fields: Partial<UrlRow> = {
       capture,
       depth: r.depth,
@@ -156,6 +159,14 @@ export class SqliteUrlRows implements FrontierStore {
 
   setAttempts(id: number, attempts: number): void {
     this.sql.get('setAttempts').run(attempts, id);
+  }
+
+  nextQueuedBest(site: string, limit: number): QueuedRow[] {
+    return this.sql.get('nextQueuedBest').all(site, limit) as QueuedRow[];
+  }
+
+  raiseScore(id: number, score: number): boolean {
+    return this.sql.get('raiseScore').run(score, id, score).changes > 0;
   }
 
   retryUnreachable(): number {

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { Template } from '../../../shared/template.js';
+import { decodeText } from '../parse/decode.js';
+import { GenerationalCache } from '../store/generationalCache.js';
+import type { ExtractedLink } from '../parse/types.js';
+import { FieldExtractor, type ExtractedValue } from './extract.js';
+import { linkScore, ownLinkScore } from './linkScore.js';
+import { NextPageLabels } from './nextPage.js';
+import { FocusTextCollector } from './pageText.js';
+import { relevanceOf } from './relevance.js';
+import { simhash64, simhashHex } from './simhash.js';
+import { listMatcher, topicMatcher, type KeywordMatcher } from './topic.js';
+import { tokenize, urlTokens } from './tokens.js';
+
+/** What the crawl tells the document worker about a page it hands over for analysis. */
+export interface FocusRequest {
+  /** Filter levels passed on the way to this page (0 for a seed). */
+  level: number;
+  /** Extract the template's fields (a final page). */
+  extract: boolean;
+}
+
+export const LINK_ADVANCES = 1;
+export const LINK_NEXT_PAGE = 2;
+
+/** A page's scores, computed in the document worker from the same scan that finds its links. */
+export interface PageAnalysis {
+  relevance: number;
+  /** 64-bit SimHash of the page's own words, 16 hex digits. */
+  simhash: string;
+  /** SHA-256 of the response body: exact duplicates. */
+  digest: string;
+  /** Per link, in order: its score in [0, 1), or -1 for what is not navigation (requisites). */
+  linkScores: number[];
+  /** Per link: its anchor text's relevance (what a link on an off-topic page must pass), or -1. */
+  linkOwn: number[];
+  /** Per link: LINK_ADVANCES (matches the next filter level), LINK_NEXT_PAGE (a next-page label). */
+  linkFlags: number[];
+  /** The page mentions the filter keywords of the level it was reached through. */
+  matchesLevel: boolean;
+  /** Extracted fields, or null when not asked for. */
+  fields: ExtractedValue[] | null;
+}
+
+/** Words scored per page at most: enough to judge a page, and a bound on the cost of a huge one. */
+const MAX_WORDS = 20_000;
+/** Anchor texts and URLs remembered: navigation repeats them on every page of a site. */
+const LINK_MEMO = 8_192;
+
+/** The template compiled once per document worker. */
+export class PageAnalyzer {
+  private readonly topic: KeywordMatcher;
+  private readonly filters: KeywordMatcher[];
+  private readonly next: NextPageLabels;
+  private readonly extractor: FieldExtractor;
+  private readonly shingle: number;
+  private readonly anchorWords = new GenerationalCache<string, string[]>(LINK_MEMO);
+  private readonly urlWords = new GenerationalCache<string, string[]>(LINK_MEMO);
+
+  constructor(template: Template) {
+    this.shingle = template.nearDuplicate.shingle;
+    this.topic = topicMatcher(template);
+    this.filters = template.filters.map(listMatcher);
+    this.next = new NextPageLabels(template.nextPage);
+    this.extractor = new FieldExtractor(template.extract);
+  }
+
+  private memo(cache: GenerationalCache<string, string[]>, key: string, make: (key: string) => string[]): string[] {
+    let words = cache.get(key);
+    if (words === undefined) {
+      words = make(key);
+      cache.set(key, words);
+    }
+    return words;
+  }
+
+  /** A collector to pass to the HTML scan. */
+  collector(): FocusTextCollector {
+    return new FocusTextCollector();
+  }
+
+  analyze(text: FocusTextCollector, links: readonly ExtractedLink[], body: Buffer, charset: string, req: FocusRequest): PageAnalysis {
+    const page = text.result();
+    const words = tokenize(page.text, MAX_WORDS);
+    const titleWords = tokenize(page.title, 100);
+    const relevance = relevanceOf(this.topic, words, titleWords);
+    const filter = this.filters[req.level];
+    const linkScores: number[] = [];
+    const linkOwn: number[] = [];
+    const linkFlags: number[] = [];
+    for (const link of links) {
+      if (link.requisite) {
+        linkScores.push(-1);
+        linkOwn.push(-1);
+        linkFlags.push(0);
+        continue;
+      }
+      const anchor = this.memo(this.anchorWords, link.text, (t) => tokenize(t, 100));
+      const inUrl = this.memo(this.urlWords, link.url, urlTokens);
+      linkOwn.push(anchor.length === 0 ? 0 : relevanceOf(this.topic, anchor));
+      linkScores.push(linkScore(ownLinkScore(this.topic, anchor, inUrl), relevance));
+      let flags = 0;
+      if (filter !== undefined && (filter.any(anchor) || filter.any(inUrl))) flags |= LINK_ADVANCES;
+      if (this.next.matches(link.text)) flags |= LINK_NEXT_PAGE;
+      linkFlags.push(flags);
+    }
+    const reachedThrough = req.level > 0 ? this.filters[req.level - 1] : undefined;
+    return {
+      relevance,
+      simhash: simhashHex(simhash64(words, this.shingle)),
+      digest: createHash('sha256').update(body).digest('hex'),
+      linkScores,
+      linkOwn,
+      linkFlags,
+      matchesLevel: reachedThrough !== undefined && (reachedThrough.any(words) || reachedThrough.any(titleWords)),
+      fields: req.extract ? this.extractor.extract(decodeText(body, charset)) : null,
+    };
+  }
+}

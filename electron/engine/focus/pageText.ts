@@ -1,0 +1,66 @@
+import type { HtmlScanHandler, StartTag } from '../parse/htmlScan.js';
+
+/**
+ * Collects a page's own text while the document worker's tokenizer scans it for links (one scan
+ * does both): the title apart, and the body without the text of links, navigation, headers,
+ * footers and asides, which say what other pages are about. Bounded, so a huge page costs no more
+ * than MAX_TEXT_CHARS.
+ */
+const EXCLUDED = new Set(['a', 'nav', 'header', 'footer', 'aside', 'select', 'button', 'template', 'noscript']);
+export const MAX_TEXT_CHARS = 200_000;
+const MAX_TITLE_CHARS = 1_000;
+
+export class FocusTextCollector implements HtmlScanHandler {
+  private readonly parts: string[] = [];
+  private chars = 0;
+  private title = '';
+  private inTitle = false;
+  /** Open excluded elements by name; an <a> never nests, so a stray unclosed one counts once. */
+  private readonly open = new Map<string, number>();
+  private excludedDepth = 0;
+
+  startTag(tag: StartTag): void {
+    if (tag.name === 'title') this.inTitle = !tag.selfClosing;
+    else if (EXCLUDED.has(tag.name) && !tag.selfClosing) {
+      const n = this.open.get(tag.name) ?? 0;
+      if (tag.name === 'a' && n > 0) return;
+      this.open.set(tag.name, n + 1);
+      this.excludedDepth++;
+    }
+    this.separate();
+  }
+
+  endTag(name: string): void {
+    if (name === 'title') this.inTitle = false;
+    else {
+      const n = this.open.get(name) ?? 0;
+      if (n > 0) {
+        this.open.set(name, n - 1);
+        this.excludedDepth--;
+      }
+    }
+    this.separate();
+  }
+
+  text(text: string): void {
+    if (this.inTitle) {
+      if (this.title.length < MAX_TITLE_CHARS) this.title += text;
+      return;
+    }
+    if (this.excludedDepth > 0 || this.chars >= MAX_TEXT_CHARS) return;
+    const piece = text.length + this.chars > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS - this.chars) : text;
+    this.parts.push(piece);
+    this.chars += piece.length;
+  }
+
+  doctype(): void {}
+
+  /** Words on either side of a tag are different words ("<td>Phone</td><td>0123</td>"). */
+  private separate(): void {
+    if (this.parts.length > 0 && this.parts[this.parts.length - 1] !== ' ') this.parts.push(' ');
+  }
+
+  result(): { title: string; text: string } {
+    return { title: this.title, text: this.parts.join('') };
+  }
+}

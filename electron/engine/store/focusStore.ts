@@ -1,0 +1,142 @@
+import type Database from 'better-sqlite3';
+import type { FocusCounts } from '../../../shared/crawl.js';
+import type { Catalogue } from './catalogue.js';
+
+/** What a focused harvest judged a page. */
+export type TopicState = 'relevant' | 'off-topic' | 'near-duplicate';
+
+export interface FocusPageRow {
+  urlId: number;
+  relevance: number;
+  topicState: TopicState;
+  /** The URL id of the page it repeats. */
+  duplicateOf: number | null;
+  simhash: string;
+  digest: string;
+}
+
+export interface ExtractedRow {
+  url: string;
+  capture: string;
+  field: string;
+  value: string;
+  confidence: number;
+}
+
+export type { FocusCounts };
+
+/** One URL's focus columns for `harvest list`. */
+export interface FocusOfUrl {
+  relevance: number | null;
+  topicState: TopicState | null;
+  duplicateOf: string | null;
+}
+
+export function harvestRateOf(c: Omit<FocusCounts, 'harvestRate'>): number | null {
+  const judged = c.relevantPages + c.offTopicPages + c.nearDuplicates;
+  return judged === 0 ? null : c.relevantPages / judged;
+}
+
+/**
+ * A focused harvest's tables in the catalogue: each page's relevance and verdict (focus_pages) and
+ * the fields extracted from final pages (extracted). Archives written before focused harvests have
+ * neither; a read-only open of one reads as empty.
+ */
+export class FocusStore {
+  private readonly db: Database.Database;
+  private readonly present: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(catalogue: Catalogue) {
+    this.db = catalogue.sqlite;
+    this.present = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'focus_pages'").get() !== undefined;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (s === undefined) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  putPage(p: FocusPageRow): void {
+    this.stmt(
+      `INSERT OR REPLACE INTO focus_pages (url_id, relevance, topic_state, duplicate_of, simhash, digest) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(p.urlId, p.relevance, p.topicState, p.duplicateOf, p.simhash, p.digest);
+  }
+
+  /** Every judged page that is not itself a duplicate, for the duplicate indexes of a resumed crawl. */
+  *originals(): Generator<{ urlId: number; simhash: string; digest: string }> {
+    if (!this.present) return;
+    yield* this.db
+      .prepare("SELECT url_id AS urlId, simhash, digest FROM focus_pages WHERE topic_state != 'near-duplicate' ORDER BY url_id")
+      .iterate() as Iterable<{ urlId: number; simhash: string; digest: string }>;
+  }
+
+  /** Seeds (depth-0 URLs admitted as seeds) from which a relevant page was reached, by the tree of first discoveries. */
+  productiveSeeds(): Set<string> {
+    if (!this.present) return new Set();
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE tree(id, root) AS (
+           SELECT id, id FROM urls WHERE via = 'seed'
+           UNION ALL
+           SELECT u.id, tree.root FROM urls u JOIN tree ON u.parent_id = tree.id
+         )
+         SELECT DISTINCT s.url FROM tree JOIN focus_pages f ON f.url_id = tree.id AND f.topic_state = 'relevant'
+         JOIN urls s ON s.id = tree.root`,
+      )
+      .all() as { url: string }[];
+    return new Set(rows.map((r) => r.url));
+  }
+
+  putExtracted(urlId: number, url: string, capture: string, values: { field: string; value: string; confidence: number }[]): void {
+    const put = this.stmt('INSERT OR REPLACE INTO extracted (url_id, url, capture, field, value, confidence) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const v of values) put.run(urlId, url, capture, v.field, v.value, v.confidence);
+  }
+
+  counts(): FocusCounts {
+    const c = { relevantPages: 0, offTopicPages: 0, nearDuplicates: 0 };
+    if (this.present) {
+      for (const r of this.db.prepare('SELECT topic_state AS s, COUNT(*) AS n FROM focus_pages GROUP BY topic_state').all() as { s: TopicState; n: number }[]) {
+        if (r.s === 'relevant') c.relevantPages = r.n;
+        else if (r.s === 'off-topic') c.offTopicPages = r.n;
+        else c.nearDuplicates = r.n;
+      }
+    }
+    return { ...c, harvestRate: harvestRateOf(c) };
+  }
+
+  /**
+   * The focus columns of every URL in discovery order (the order of Catalogue.iterateRecords), all
+   * null for URLs that were not judged; null when the archive has no focus tables.
+   */
+  iterateInUrlOrder(): Generator<FocusOfUrl> | null {
+    if (!this.present) return null;
+    const rows = this.db
+      .prepare(
+        `SELECT f.relevance, f.topic_state AS topicState, d.url AS duplicateOf
+         FROM urls u LEFT JOIN focus_pages f ON f.url_id = u.id LEFT JOIN urls d ON d.id = f.duplicate_of ORDER BY u.id`,
+      )
+      .iterate() as Iterable<FocusOfUrl>;
+    return (function* () {
+      yield* rows;
+    })();
+  }
+
+  /** Extracted values in page order, then capture, then field. */
+  *iterateExtracted(): Generator<ExtractedRow> {
+    if (!this.present) return;
+    yield* this.db
+      .prepare('SELECT url, capture, field, value, confidence FROM extracted ORDER BY url_id, capture, field')
+      .iterate() as Iterable<ExtractedRow>;
+  }
+
+  /** Field names in the order they were first extracted. */
+  fieldNames(): string[] {
+    if (!this.present) return [];
+    return (this.db.prepare('SELECT field FROM extracted GROUP BY field ORDER BY MIN(rowid)').all() as { field: string }[]).map((r) => r.field);
+  }
+}

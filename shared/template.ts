@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/**
+ * A focused-harvest template: what the crawl looks for (topic keywords), which links lead there
+ * (filter levels), how listings continue (next-page labels), what to pull out of the final pages
+ * (extraction fields) and when two pages say the same thing (near-duplicates). Stored with the job,
+ * so a resumed crawl keeps it. The schema is documented in README ("Focused harvests").
+ */
+
+/** Labels of a "next page" link when the template gives none. */
+export const DEFAULT_NEXT_PAGE_LABELS = ['next', 'next page', '›', '»', '下一页', '下页', 'suivant', 'weiter'] as const;
+
+const regexSource = z.string().refine(
+  (s) => {
+    try {
+      new RegExp(s, 'u');
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'is not a valid regular expression' },
+);
+
+const word = z.string().trim().min(1, { message: 'must not be empty' });
+
+/** A keyword or phrase: a bare string (weight 1), or a term with its weight and synonyms. */
+export const TopicKeywordSchema = z.union([
+  word,
+  z
+    .object({
+      term: word,
+      weight: z.number().positive().max(100).default(1),
+      synonyms: z.array(word).default([]),
+    })
+    .strict(),
+]);
+
+export const TopicSchema = z
+  .object({
+    keywords: z.array(TopicKeywordSchema).min(1, { message: 'needs at least one keyword' }),
+    /** Pages scoring below it are recorded as off-topic. */
+    threshold: z.number().min(0).max(1).default(0.3),
+  })
+  .strict();
+
+export const ExtractFieldSchema = z
+  .object({
+    /** Labels that name the field on a page, any language. */
+    keywords: z.array(word).min(1, { message: 'needs at least one keyword' }),
+    synonyms: z.array(word).default([]),
+    /** The value must match it (the first match is taken); it also finds values no label names. */
+    regex: regexSource.optional(),
+  })
+  .strict();
+
+export const NearDuplicateSchema = z
+  .object({
+    /** Pages whose 64-bit SimHashes differ in at most this many bits are near-duplicates. */
+    maxHamming: z.number().int().min(0).max(16).default(3),
+    /** Words per shingle. */
+    shingle: z.number().int().min(1).max(8).default(3),
+  })
+  .strict();
+
+export const CrawlProbabilitySchema = z
+  .object({
+    /** Crawl each seed with probability P = 1 − (s + f)/(2n); seeds skipped are tried in the next run. */
+    enabled: z.boolean().default(false),
+    /** Seed of the random generator, so a run's choices can be repeated. */
+    randomSeed: z.number().int().nonnegative().default(1),
+  })
+  .strict();
+
+export const TemplateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    topic: TopicSchema,
+    /** Keyword levels: links matching level i lead from pages reached through level i − 1. */
+    filters: z.array(z.array(word).min(1, { message: 'a filter level needs at least one keyword' })).default([]),
+    nextPage: z.array(word).min(1).default([...DEFAULT_NEXT_PAGE_LABELS]),
+    extract: z.record(z.string().trim().min(1).max(100), ExtractFieldSchema).default({}),
+    nearDuplicate: NearDuplicateSchema.default(NearDuplicateSchema.parse({})),
+    /** A link found on an off-topic page is followed only if its own score reaches this [the topic threshold]. */
+    linkThreshold: z.number().min(0).max(1).nullable().default(null),
+    crawlProbability: CrawlProbabilitySchema.default(CrawlProbabilitySchema.parse({})),
+  })
+  .strict();
+
+export type TopicKeyword = z.infer<typeof TopicKeywordSchema>;
+export type ExtractField = z.infer<typeof ExtractFieldSchema>;
+export type Template = z.infer<typeof TemplateSchema>;
+export type TemplateInput = z.input<typeof TemplateSchema>;
+
+export interface TemplateIssue {
+  /** Dotted path of the field, e.g. 'topic.keywords.1.weight'; '' for the template as a whole. */
+  path: string;
+  message: string;
+}
+
+export class TemplateValidationError extends Error {
+  constructor(readonly issues: TemplateIssue[]) {
+    super(issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
+    this.name = 'TemplateValidationError';
+  }
+}
+
+/** Parses untrusted template input, filling defaults; throws TemplateValidationError naming each bad field. */
+export function parseTemplate(input: unknown): Template {
+  const r = TemplateSchema.safeParse(input);
+  if (r.success) return r.data;
+  throw new TemplateValidationError(
+    r.error.issues.map((i) => ({ path: i.path.join('.'), message: messageOf(i) })),
+  );
+}
+
+/** zod's messages for a union say only "Invalid input"; a keyword's two shapes deserve better. */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_union') return 'must be a keyword string or {"term": "...", "weight": n, "synonyms": [...]}';
+  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+  return issue.message;
+}
+
+/** The threshold a link on an off-topic page must reach to be followed. */
+export function linkThresholdOf(t: Template): number {
+  return t.linkThreshold ?? t.topic.threshold;
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseTemplate } from '../../../shared/template.js';
+import { FieldExtractor } from '../../../electron/engine/focus/extract.js';
+import { FocusTextCollector } from '../../../electron/engine/focus/pageText.js';
+import { parseHtml } from '../../../electron/engine/parse/html.js';
+
+const fields = parseTemplate({
+  topic: { keywords: ['x'] },
+  extract: {
+    phone: { keywords: ['phone', 'tel'], synonyms: ['电话'], regex: '\\+?[0-9][0-9 ()\\-]{6,}[0-9]' },
+    email: { keywords: ['email'], synonyms: ['邮箱'], regex: '[^@\\s]+@[^@\\s]+\\.[a-z]+' },
+    fax: { keywords: ['fax'], synonyms: ['传真'] },
+    address: { keywords: ['address'], synonyms: ['地址'] },
+  },
+}).extract;
+const extractor = new FieldExtractor(fields);
+const values = (html: string) => Object.fromEntries(extractor.extract(html).map((v) => [v.field, [v.value, v.confidence]]));
+
+describe('field extraction', () => {
+  it('takes the next cell of a header cell and the dd of a dt, with the tag weight as confidence', () => {
+    assert.deepEqual(values('<table><tr><th>Phone</th><td>01632 960 123</td></tr><tr><td>Fax:</td><td>01632 960 124</td></tr></table>'), {
+      phone: ['01632 960 123', 0.95],
+      fax: ['01632 960 124', 0.9],
+    });
+    assert.deepEqual(values('<dl><dt>Address</dt><dd>12 High Street,<br>Springfield</dd></dl>'), { address: ['12 High Street, Springfield', 0.95] });
+  });
+
+  it('reads "Label: value" in running text up to the next label, in English and Chinese', () => {
+    assert.deepEqual(values('<p>Tel: 01632 960 123 | Fax: 01632 960 124 | Email: a@b.example</p>'), {
+      phone: ['01632 960 123', 0.8],
+      email: ['a@b.example', 0.8],
+      fax: ['01632 960 124', 0.8],
+    });
+    assert.deepEqual(values('<p>联系电话：010-6512 3456　传真：010-6512 3457<br>地址：北京市东城区长安街1号</p>'), {
+      phone: ['010-6512 3456', 0.8],
+      fax: ['010-6512 3457', 0.8],
+      address: ['北京市东城区长安街1号', 0.8],
+    });
+  });
+
+  it('takes the text after a bold label, and a label with a word more ("Phone number") but never a value as a label', () => {
+    assert.deepEqual(values('<p><strong>Phone number:</strong> 01632 960 555</p>'), { phone: ['01632 960 555', 0.9] });
+    assert.deepEqual(values('<div><span>Phone</span> <span>01632 960 555</span></div>'), { phone: ['01632 960 555', 0.85] });
+    assert.deepEqual(values('<div><span>传真</span> <span>010-6512 3457</span></div><div><span>地址</span> <span>北京市</span></div>'), { fax: ['010-6512 3457', 0.85], address: ['北京市', 0.85] });
+  });
+
+  it('keeps a regex match only, and finds a regex value no label names outside the page chrome', () => {
+    assert.deepEqual(values('<table><tr><th>Email</th><td>write to <a href="mailto:x@y.example">x@y.example</a> today</td></tr></table>'), {
+      email: ['x@y.example', 0.95],
+    });
+    assert.deepEqual(values('<header>Updated 2025-03-01 12</header><main><p>Call 01632 960 777 any time.</p></main>'), { phone: ['01632 960 777', 0.5] });
+    assert.deepEqual(values('<header><p>Phone 2025 0301 12</p></header><main><p>No numbers here.</p></main>'), {});
+  });
+
+  it('prefers the more confident of two places a field appears', () => {
+    assert.deepEqual(values('<p>Phone: 01632 000 000</p><table><tr><th>Phone</th><td>01632 960 123</td></tr></table>'), { phone: ['01632 960 123', 0.95] });
+  });
+});
+
+describe('page text', () => {
+  it('collects the title and the body without links, navigation, header, footer, scripts and styles', () => {
+    const text = new FocusTextCollector();
+    parseHtml(
+      Buffer.from(
+        '<html><head><title>Flood &amp; risk</title><style>p{}</style></head><body><header>Site</header><nav><a href="/">Home</a> Menu</nav>' +
+          '<h1>Floods</h1><p>Check the <a href="/maps">maps</a> today.<script>var x</script></p><td>Phone</td><td>123</td><footer>©</footer></body></html>',
+      ),
+      'http://a.test/',
+      'text/html',
+      {},
+      { observer: text },
+    );
+    const r = text.result();
+    assert.equal(r.title, 'Flood & risk');
+    assert.deepEqual(r.text.split(/\s+/).filter(Boolean), ['Floods', 'Check', 'the', 'today.', 'Phone', '123']);
+  });
+});

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parseTemplate, type TemplateInput } from '../../../shared/template.js';
+import { FocusPolicy } from '../../../electron/engine/focus/focusPolicy.js';
+import { LINK_ADVANCES, LINK_NEXT_PAGE, type PageAnalysis } from '../../../electron/engine/focus/pageAnalysis.js';
+import { simhashHex } from '../../../electron/engine/focus/simhash.js';
+import { Catalogue, type QueuedRow } from '../../../electron/engine/store/catalogue.js';
+import { FocusStore } from '../../../electron/engine/store/focusStore.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'harvest-focus-policy-'));
+let n = 0;
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function setup(t: Partial<TemplateInput> = {}) {
+  const catalogue = Catalogue.open(path.join(dir, `c${n++}.sqlite`));
+  const template = parseTemplate({ topic: { keywords: ['flood'], threshold: 0.3 }, filters: [['environment'], ['flood']], ...t });
+  return { catalogue, policy: new FocusPolicy(template, new FocusStore(catalogue)) };
+}
+
+function row(id: number, score: number | null): QueuedRow {
+  return { id, url: `http://a.test/${id}`, depth: 1, requisite: 0, type_hint: 'html', redirect_hops: 0, attempts: 0, score };
+}
+
+function analysis(a: Partial<PageAnalysis>): PageAnalysis {
+  return { relevance: 0, simhash: simhashHex(0x0123456789abcdefn), digest: `d${n++}`, linkScores: [], linkOwn: [], linkFlags: [], matchesLevel: false, fields: null, ...a };
+}
+
+describe('focus policy', () => {
+  it('reads a URL level from its score and extracts on the last level only', () => {
+    const { policy } = setup({ extract: { phone: { keywords: ['phone'] } } });
+    assert.equal(policy.levelOf({ score: 0.999 }), 0);
+    assert.equal(policy.levelOf({ score: 1.2 }), 1);
+    assert.equal(policy.levelOf({ score: 7.5 }), 2);
+    assert.deepEqual(policy.request(row(1, 0.5)), { level: 0, extract: false });
+    assert.deepEqual(policy.request(row(1, 2.5)), { level: 2, extract: true });
+  });
+
+  it('scores links by level and score, follows next pages of matching pages only, and prunes off-topic pages links', () => {
+    const { policy } = setup();
+    const a = analysis({
+      relevance: 0.1,
+      linkScores: [0.2, 0.2, 0.5, 0.1, -1, 0.1],
+      linkOwn: [0, 0, 0.45, 0, -1, 0],
+      linkFlags: [0, LINK_ADVANCES, 0, LINK_NEXT_PAGE, 0, LINK_ADVANCES | LINK_NEXT_PAGE],
+    });
+    const offTopic = policy.judge(row(1, 1.5), a);
+    assert.equal(offTopic.topicState, 'off-topic');
+    assert.deepEqual(
+      a.linkScores.map((_, i) => policy.link(offTopic, a, i)),
+      [
+        { score: 1.2, pruned: true },
+        { score: 2.2, pruned: false },
+        { score: 1.5, pruned: false },
+        { score: 1.1, pruned: true },
+        { score: 1.999, pruned: false },
+        { score: 2.1, pruned: false },
+      ],
+    );
+    // The same page mentioning its level's keywords continues its listing; a relevant page follows every link.
+    const matching = policy.judge(row(2, 1.5), { ...a, digest: 'm', simhash: simhashHex(0xfedcba9876543210n), matchesLevel: true });
+    assert.deepEqual(policy.link(matching, a, 3), { score: 1.999, pruned: false });
+    const relevant = policy.judge(row(3, 1.5), { ...a, digest: 'r', simhash: simhashHex(0x0f0f0f0f0f0f0f0fn), relevance: 0.6 });
+    assert.equal(relevant.topicState, 'relevant');
+    assert.deepEqual(policy.link(relevant, a, 0), { score: 1.2, pruned: false });
+  });
+
+  it('marks a page within maxHamming of an earlier one, or with the same digest, a near-duplicate of it, and remembers pages across runs', () => {
+    const { catalogue, policy } = setup({ nearDuplicate: { maxHamming: 3 } });
+    const base = 0x0123456789abcdefn;
+    const first = analysis({ relevance: 0.9, simhash: simhashHex(base), digest: 'same' });
+    const v1 = policy.judge(row(1, 0.5), first);
+    catalogue.transaction(() => policy.record(row(1, 0.5), v1, first, '2025-01-01T00:00:00.000Z'));
+    assert.equal(v1.topicState, 'relevant');
+    assert.deepEqual(
+      [3, 4].map((bits) => policy.judge(row(10 + bits, 0.5), analysis({ relevance: 0.9, simhash: simhashHex(base ^ ((1n << BigInt(bits)) - 1n)) })).duplicateOf),
+      [1, null],
+    );
+    assert.equal(policy.judge(row(20, 0.5), analysis({ simhash: simhashHex(~base & 0xffffffffffffffffn), digest: 'same' })).duplicateOf, 1);
+    // A new run reads the earlier verdicts back.
+    const again = new FocusPolicy(parseTemplate({ topic: { keywords: ['flood'] } }), new FocusStore(catalogue));
+    assert.equal(again.judge(row(30, 0.5), analysis({ simhash: simhashHex(base ^ 1n) })).duplicateOf, 1);
+    assert.deepEqual(again.counts(), { relevantPages: 1, offTopicPages: 0, nearDuplicates: 0, harvestRate: 1 });
+  });
+
+  it('admits seeds with the crawl probability and draws the skipped ones again in the next run', () => {
+    const seeds = Array.from({ length: 8 }, (_, i) => `http://s${i}.test/`);
+    const { catalogue, policy } = setup({ crawlProbability: { enabled: true, randomSeed: 3 } });
+    const first = policy.seedsToAdmit(catalogue, seeds);
+    assert.ok(first.includes(seeds[0]!), 'the first seed has P = 1');
+    assert.ok(first.length < seeds.length, `some seed is skipped with random seed 3: ${first}`);
+    const skipped = seeds.filter((s) => !first.includes(s));
+    const second = policy.seedsToAdmit(catalogue, seeds);
+    assert.ok(second.every((s) => skipped.includes(s)), 'only seeds skipped before are drawn again');
+    const third = policy.seedsToAdmit(catalogue, seeds);
+    assert.ok(third.every((s) => skipped.includes(s) && !second.includes(s)));
+    // Without it every seed is admitted.
+    const plain = setup();
+    assert.deepEqual(plain.policy.seedsToAdmit(plain.catalogue, seeds), seeds);
+  });
+});
