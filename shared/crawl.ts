@@ -109,6 +109,8 @@ export interface UrlRecord {
   error: string | null;
   /** Why it was not archived, in one line (from the error, skip reason or answer); null when archived or queued. */
   reason: string | null;
+  /** A rendered page's thumbnail, relative to the archive folder (`harvest list --json` only). */
+  thumbnail?: string;
 }
 
 /** What `harvest stats` reports. */

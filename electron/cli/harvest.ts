@@ -17,6 +17,8 @@ import { ExportUsageError } from '../engine/export/errors.js';
 import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
+import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
+import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
 import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
 import { countsSentence, formatDuration } from '../../shared/format.js';
 
@@ -52,6 +54,9 @@ const FLAG_FOR_SETTING: Record<string, string> = {
   'request.headers': '--header',
   'request.basicAuth.username': '--auth-user',
   'request.basicAuth.urlPrefix': '--auth-prefix',
+  'render.browserPath': '--browser-path',
+  'render.pages': '--render-pages',
+  'render.pageTimeoutMs': '--page-timeout',
 };
 
 function describeJobError(e: JobValidationError): string {
@@ -94,6 +99,11 @@ const CRAWL_OPTIONS = {
   'max-response-bytes': { type: 'string' },
   'deadline-ms': { type: 'string' },
   'seeds-file': { type: 'string' },
+  render: { type: 'boolean' },
+  'browser-path': { type: 'string' },
+  'render-pages': { type: 'string' },
+  'page-timeout': { type: 'string' },
+  screenshots: { type: 'boolean' },
   quiet: { type: 'boolean' },
   'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
@@ -128,6 +138,10 @@ function checkSeeds(urls: string[], seedsFile: string | undefined): void {
 
 function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput {
   const durationS = int(v['max-duration'], 'max-duration');
+  const pageTimeoutS = int(v['page-timeout'], 'page-timeout');
+  for (const flag of ['browser-path', 'render-pages', 'page-timeout', 'screenshots'] as const) {
+    if (v[flag] !== undefined && !v.render) throw new UsageError(`--${flag} only applies with --render`);
+  }
   return {
     seeds,
     ...(v.name !== undefined && { name: v.name }),
@@ -167,6 +181,13 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
         maxResponseBytes: int(v['max-response-bytes'], 'max-response-bytes'),
       }),
       ...(v['deadline-ms'] !== undefined && { deadlineMs: int(v['deadline-ms'], 'deadline-ms') }),
+    },
+    render: {
+      enabled: v.render ?? false,
+      ...(v['browser-path'] !== undefined && { browserPath: path.resolve(v['browser-path']) }),
+      ...(v['render-pages'] !== undefined && { pages: int(v['render-pages'], 'render-pages') }),
+      ...(pageTimeoutS !== undefined && { pageTimeoutMs: pageTimeoutS * 1000 }),
+      ...(v.screenshots && { screenshots: true }),
     },
   };
 }
@@ -281,6 +302,8 @@ async function main(argv: string[]): Promise<number> {
         const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
         job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
       }
+      // A missing browser is reported before the archive is made.
+      if (job.render.enabled) findBrowser(job.render.browserPath);
       // Created here, so that a bad --out is reported before anything else starts.
       Archive.create(values.out, job).close();
       return runCrawl(values.out, values.quiet ?? false, events, seedsFile);
@@ -320,9 +343,11 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length !== 1) throw new UsageError('list needs exactly one <archive-dir>', 'list');
       const archive = Archive.open(positionals[0]!, { readonly: true });
       try {
+        const thumbnails = values.json ? thumbnailsIn(archive.dir) : new Set<string>();
         for (const r of archive.catalogue.iterateRecords()) {
+          const thumbnail = r.localPath === null ? undefined : thumbnailPathFor(r.localPath);
           const out = values.json
-            ? JSON.stringify(r)
+            ? JSON.stringify(thumbnail !== undefined && thumbnails.has(thumbnail) ? { ...r, thumbnail } : r)
             : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}`;
           if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
         }
@@ -334,6 +359,8 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on demand: a crawl or a resume starts sooner without the exporters and the web host.
     case 'export':
       return (await import('./export.js')).runExport(rest);
+    case 'thumbnails':
+      return (await import('./thumbnails.js')).runThumbnails(rest);
     case 'metadata':
       return (await import('./metadata.js')).runMetadata(rest);
     case 'verify':
@@ -378,6 +405,7 @@ main(process.argv.slice(2)).then(
       e instanceof ExportUsageError ||
       e instanceof SearchError ||
       e instanceof DataDirInUseError ||
+      e instanceof BrowserNotFoundError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);

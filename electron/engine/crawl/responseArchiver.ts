@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import { textFileKind } from '../parse/fileText.js';
 import type { PackedText } from '../store/packedText.js';
 import { FIRST_CAPTURE, type TextIndex, type TextKind } from '../store/textIndex.js';
+import type { RenderedCopy } from '../render/types.js';
 import type { Catalogue, FetchOutcome, LinkRow, PayloadCapture, QueuedRow, StoredOriginal } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
@@ -107,13 +108,20 @@ export class ResponseArchiver {
     });
   }
 
+  /** A page whose render failed, retry included: its response is recorded, the URL failed with the reason. */
+  async renderFailed(row: QueuedRow, res: FetchResponse, reason: string): Promise<void> {
+    await this.recordExchange(res, null);
+    this.failed(row, reason, res);
+  }
+
   /**
    * Archives a response fetched for `row`. The WARC record is written before the outcome commits: a
    * kill in between re-fetches the URL (one extra record) but never leaves an outcome without its
    * record. `attemptsNote` says how often an error answer was asked for. Returns whether an HTML
-   * page was saved.
+   * page was saved. A rendered page's copy is made from what the browser showed (`rendered`), which
+   * is also its original for the finishing pass; the WARC keeps the response as fetched.
    */
-  async archive(row: QueuedRow, res: FetchResponse, attemptsNote = ''): Promise<boolean> {
+  async archive(row: QueuedRow, res: FetchResponse, attemptsNote = '', rendered: RenderedCopy | null = null): Promise<boolean> {
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
     const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
     let doc: PreparedTicket | null = null;
@@ -122,10 +130,10 @@ export class ResponseArchiver {
         // With a WARC the response record holds the original; without one the catalogue keeps it.
         doc = await this.p.documents.prepare({
           kind,
-          body: res.body,
+          body: rendered?.html ?? res.body,
           url: row.url,
           contentType: res.contentType,
-          packOriginal: this.p.warc === null,
+          packOriginal: this.p.warc === null || rendered !== null,
           withText: kind === 'html',
         });
       }
@@ -336,7 +344,9 @@ export class ResponseArchiver {
  * that first capture's place is unknown (recorded by an older version).
  */
 function originalOf(res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): StoredOriginal {
-  if (recorded === null) return { packed: doc.original ?? packOriginal(res.body) };
+  // Packed when asked for: without a WARC, or a rendered copy (which no record holds).
+  if (doc.original !== null) return { packed: doc.original };
+  if (recorded === null) return { packed: packOriginal(res.body) };
   const contentEncoding = res.headers['content-encoding'] ?? null;
   if (recorded.revisitOf === undefined) return { record: { file: recorded.file, offset: recorded.offset, length: recorded.length }, contentEncoding };
   const first = recorded.revisitOf.place;
