@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import type { UrlRecord } from '../../shared/crawl.js';
+import { CLI } from '../helpers/benchSite.js';
 import { listRecords, runHarvest, type HarvestRun } from '../helpers/harvestCli.js';
 import { startJsSite, type JsSite } from '../helpers/jsSite.js';
 import { decodePngSize } from '../helpers/pngCheck.js';
@@ -35,6 +38,37 @@ interface OfflineImage {
   getAttribute(name: string): string | null;
 }
 declare const document: { body: { innerText: string }; images: ArrayLike<OfflineImage> };
+
+function countFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+}
+
+/** Every process descended from `pid`. */
+function descendantsOf(pid: number): number[] {
+  const rows = spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    const parent = stack.pop()!;
+    for (const [child, ppid] of rows) if (ppid === parent) (found.push(child), stack.push(child));
+  }
+  return found;
+}
+
+function alive(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 
 function pathOf(url: string): string {
   const u = new URL(url);
@@ -182,6 +216,32 @@ describe('rendered capture (--render)', { skip: existsSync(CHROMIUM) ? false : `
       const raw = (await Promise.all(warcs.map((e) => readRaw(path.join(unpacked, e.name))))).flat();
       assert.ok(raw.some((r) => r.type === 'resource' && r.header('WARC-Target-URI') === `urn:thumbnail:${site.origin}/listing`));
     });
+  });
+
+  it('resumes a --render crawl killed with SIGKILL, leaving no browser behind', async () => {
+    const out = path.join(tmp, 'killed');
+    const child = spawn(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', out, '--quiet', '--render', '--render-pages', '1', '--browser-path', CHROMIUM], { stdio: 'ignore' });
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    // Killed once a page or two are rendered, with more to come.
+    const thumbnails = path.join(out, 'thumbnails');
+    const deadline = Date.now() + 120_000;
+    while (countFiles(thumbnails) < 2 && Date.now() < deadline) await sleep(50);
+    const browser = descendantsOf(child.pid!);
+    assert.ok(browser.length > 0, 'the browser runs under the crawl');
+    child.kill('SIGKILL');
+    await closed;
+    let left = alive(browser);
+    for (let i = 0; i < 100 && left.length > 0; i++) {
+      await sleep(100);
+      left = alive(browser);
+    }
+    assert.deepEqual(left, [], 'the browser exits with the crawl');
+    const resumed = await runHarvest(['resume', out, '--quiet'], { timeoutMs: 180_000 });
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const records = listRecords(out);
+    const archived = archivedPaths(records);
+    for (const p of SCRIPT_ONLY) assert.ok(archived.has(p), `${p} not archived after the resume`);
+    for (const r of records.filter((r) => r.state === 'archived' && /^text\/html/.test(r.contentType ?? ''))) assert.ok(r.thumbnail, `${r.url} has no thumbnail`);
   });
 
   it('names the paths it tried when no browser is found', async () => {

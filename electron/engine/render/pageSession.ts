@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { CLICK_LOAD_MORE, SCROLL_STEP, SCROLL_TO_TOP, serializeDom } from './inPage.js';
 import { NetworkWatch } from './networkWatch.js';
@@ -159,6 +160,8 @@ export class PageSlot {
   async render(t: RenderTarget, policy: RenderPolicy): Promise<RenderedPage> {
     if (t.signal.aborted) throw new RenderAbortedError();
     const session = new AbortController();
+    // Every request in flight listens to it, and a page may have many.
+    setMaxListeners(0, session.signal);
     const abandon = () => session.abort();
     t.signal.addEventListener('abort', abandon, { once: true });
     let navigated = () => {};
@@ -195,7 +198,8 @@ export class PageSlot {
       browser?.off('disconnected', onExit);
       this.current = null;
       session.abort();
-      await Promise.allSettled([...this.handlers]);
+      // Brokers give up once the signal is aborted; one that doesn't must not hold the page forever.
+      await within(Promise.allSettled([...this.handlers]), CAPTURE_RESERVE_MS, 'requests ending').catch(() => {});
       // Unloads the page, so nothing it scheduled runs into the next render.
       if (this.usable) await within(this.page.goto('about:blank'), CAPTURE_RESERVE_MS, 'unloading the page').catch(() => (this.broken = true));
     }

@@ -21,6 +21,7 @@ export type BrokerAnswer = { response: PageResponse } | { refused: string };
  * (in a crawl, from what was archived or through the crawl's own admission and fetcher).
  */
 export interface RequestBroker {
+  /** Should settle soon once `signal` is aborted (the render has ended). */
   answer(req: PageRequest, signal: AbortSignal): Promise<BrokerAnswer>;
 }
 
