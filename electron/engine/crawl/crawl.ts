@@ -19,8 +19,8 @@ import { CrawlLimits } from './crawlLimits.js';
 import { Frontier } from './frontier.js';
 import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
+import type { RenderedCapture } from './renderedCapture.js';
 import { RequestHeaders } from './requestHeaders.js';
-import { RenderedCapture } from './renderedCapture.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { fetchRobotsTxt } from './robotsFetch.js';
 import { indexMissing } from './textIndexing.js';
@@ -208,7 +208,7 @@ export class Crawl {
         text: this.textIndex,
         emit: this.emit,
       });
-      if (this.job.render.enabled) this.rendering = this.openRendering(this.archiver);
+      if (this.job.render.enabled) this.rendering = await this.openRendering(this.archiver);
       c.transaction(() => {
         if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
         c.setMeta('state', 'running');
@@ -239,7 +239,9 @@ export class Crawl {
     return done;
   }
 
-  private openRendering(archiver: ResponseArchiver): RenderedCapture {
+  /** Loaded only for a job that renders: a static crawl never loads the browser driver. */
+  private async openRendering(archiver: ResponseArchiver): Promise<RenderedCapture> {
+    const { RenderedCapture } = await import('./renderedCapture.js');
     return RenderedCapture.open(this.job.render, {
       job: this.job,
       archive: this.archive,
