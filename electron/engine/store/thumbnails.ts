@@ -2,9 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveInside } from '../url/localPath.js';
+import { THUMBNAILS_DIR } from './archiveFolder.js';
 
-/** Pictures of rendered pages, beside the mirror: `<archive>/thumbnails/<page's mirror path>.png`. */
-export const THUMBNAILS_DIR = 'thumbnails';
+// Pictures of rendered pages, beside the mirror: `<archive>/thumbnails/<page's mirror path>.png`.
 
 /** A page's thumbnail, relative to the archive folder (always with '/'), from its mirror path. */
 export function thumbnailPathFor(localPath: string): string {
