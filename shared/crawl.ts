@@ -127,6 +127,8 @@ export interface UrlRecord {
   topicState?: 'relevant' | 'off-topic' | 'near-duplicate' | null;
   /** The URL of the page a near-duplicate repeats. */
   duplicateOf?: string | null;
+  /** A rendered page's thumbnail, relative to the archive folder (`harvest list --json` only). */
+  thumbnail?: string;
 }
 
 /** What `harvest stats` reports. */

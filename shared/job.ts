@@ -185,6 +185,25 @@ export const RequestSettingsSchema = z
   })
   .strict();
 
+export const RenderSettingsSchema = z
+  .object({
+    /** Load each HTML page in headless Chromium after its plain fetch and archive what it shows. */
+    enabled: z.boolean().default(false),
+    /** A Chromium-based browser's executable; null: HARVEST_CHROMIUM, then the usual places (see README). */
+    browserPath: z.string().trim().min(1).nullable().default(null),
+    /** Browser pages rendering at once. */
+    pages: z.number().int().min(1).max(16).default(2),
+    /** Per page, from navigation to capture; what the page shows by then is archived. */
+    pageTimeoutMs: positiveInt.max(600_000).default(30_000),
+    /** The most time spent waiting for the network to go quiet after loading and after each scroll step. */
+    settleMs: positiveInt.max(120_000).default(3_000),
+    /** V8 heap cap of each page's renderer process (--max-old-space-size). */
+    maxPageHeapMb: z.number().int().min(16).max(16_384).default(512),
+    /** A full-page screenshot beside each thumbnail. */
+    screenshots: z.boolean().default(false),
+  })
+  .strict();
+
 export const JobSchema = z
   .object({
     name: z.string().trim().min(1).max(200).default('Untitled harvest'),
@@ -195,6 +214,7 @@ export const JobSchema = z
     traps: TrapGuardsSchema.default(TrapGuardsSchema.parse({})),
     fetch: FetchSettingsSchema.default(FetchSettingsSchema.parse({})),
     warc: WarcSettingsSchema.default(WarcSettingsSchema.parse({})),
+    render: RenderSettingsSchema.default(RenderSettingsSchema.parse({})),
     /** Fetch images, CSS, scripts, fonts and media from hosts outside the scope so pages look right offline. */
     offsiteRequisites: z.boolean().default(true),
     /**
@@ -225,6 +245,7 @@ export type Politeness = z.infer<typeof PolitenessSchema>;
 export type TrapGuards = z.infer<typeof TrapGuardsSchema>;
 export type FetchSettings = z.infer<typeof FetchSettingsSchema>;
 export type WarcSettings = z.infer<typeof WarcSettingsSchema>;
+export type RenderSettings = z.infer<typeof RenderSettingsSchema>;
 export type Job = z.infer<typeof JobSchema>;
 export type RequestSettings = z.infer<typeof RequestSettingsSchema>;
 export type Cookie = z.infer<typeof CookieSchema>;

@@ -19,6 +19,8 @@ import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
 import { readTemplateFile } from './templateFile.js';
+import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
+import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
 import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
 import { countsSentence, formatDuration } from '../../shared/format.js';
 
@@ -54,6 +56,9 @@ const FLAG_FOR_SETTING: Record<string, string> = {
   'request.headers': '--header',
   'request.basicAuth.username': '--auth-user',
   'request.basicAuth.urlPrefix': '--auth-prefix',
+  'render.browserPath': '--browser-path',
+  'render.pages': '--render-pages',
+  'render.pageTimeoutMs': '--page-timeout',
 };
 
 function describeJobError(e: JobValidationError): string {
@@ -97,6 +102,11 @@ const CRAWL_OPTIONS = {
   'deadline-ms': { type: 'string' },
   'seeds-file': { type: 'string' },
   template: { type: 'string' },
+  render: { type: 'boolean' },
+  'browser-path': { type: 'string' },
+  'render-pages': { type: 'string' },
+  'page-timeout': { type: 'string' },
+  screenshots: { type: 'boolean' },
   quiet: { type: 'boolean' },
   'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
@@ -131,6 +141,10 @@ function checkSeeds(urls: string[], seedsFile: string | undefined): void {
 
 function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput {
   const durationS = int(v['max-duration'], 'max-duration');
+  const pageTimeoutS = int(v['page-timeout'], 'page-timeout');
+  for (const flag of ['browser-path', 'render-pages', 'page-timeout', 'screenshots'] as const) {
+    if (v[flag] !== undefined && !v.render) throw new UsageError(`--${flag} only applies with --render`);
+  }
   return {
     seeds,
     ...(v.name !== undefined && { name: v.name }),
@@ -171,6 +185,13 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
         maxResponseBytes: int(v['max-response-bytes'], 'max-response-bytes'),
       }),
       ...(v['deadline-ms'] !== undefined && { deadlineMs: int(v['deadline-ms'], 'deadline-ms') }),
+    },
+    render: {
+      enabled: v.render ?? false,
+      ...(v['browser-path'] !== undefined && { browserPath: path.resolve(v['browser-path']) }),
+      ...(v['render-pages'] !== undefined && { pages: int(v['render-pages'], 'render-pages') }),
+      ...(pageTimeoutS !== undefined && { pageTimeoutMs: pageTimeoutS * 1000 }),
+      ...(v.screenshots && { screenshots: true }),
     },
   };
 }
@@ -285,6 +306,8 @@ async function main(argv: string[]): Promise<number> {
         const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
         job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
       }
+      // A missing browser is reported before the archive is made.
+      if (job.render.enabled) findBrowser(job.render.browserPath);
       // Created here, so that a bad --out is reported before anything else starts.
       Archive.create(values.out, job).close();
       return runCrawl(values.out, values.quiet ?? false, events, seedsFile);
@@ -346,10 +369,12 @@ async function main(argv: string[]): Promise<number> {
       try {
         // A focused harvest's verdicts, in the same (discovery) order as the records.
         const focus = archive.job.template === null ? null : new FocusStore(archive.catalogue).iterateInUrlOrder();
+        const thumbnails = values.json ? thumbnailsIn(archive.dir) : new Set<string>();
         try {
           for (const r of archive.catalogue.iterateRecords()) {
             const f = focus?.next().value;
-            const record = f ? { ...r, ...f } : r;
+            const thumbnail = r.localPath === null ? undefined : thumbnailPathFor(r.localPath);
+            const record = { ...r, ...f, ...(thumbnail !== undefined && thumbnails.has(thumbnail) && { thumbnail }) };
             const out = values.json
               ? JSON.stringify(record)
               : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}` +
@@ -368,6 +393,8 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on demand: a crawl or a resume starts sooner without the exporters and the web host.
     case 'export':
       return (await import('./export.js')).runExport(rest);
+    case 'thumbnails':
+      return (await import('./thumbnails.js')).runThumbnails(rest);
     case 'metadata':
       return (await import('./metadata.js')).runMetadata(rest);
     case 'extract':
@@ -414,6 +441,7 @@ main(process.argv.slice(2)).then(
       e instanceof ExportUsageError ||
       e instanceof SearchError ||
       e instanceof DataDirInUseError ||
+      e instanceof BrowserNotFoundError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);

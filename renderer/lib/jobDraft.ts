@@ -11,7 +11,7 @@ export interface FieldDef {
   path: string;
   label: string;
   kind: FieldKind;
-  group: 'Site' | 'Scope' | 'Limits' | 'Politeness' | 'Trap guards' | 'Requisites and record' | 'Requests';
+  group: 'Site' | 'Scope' | 'Limits' | 'Politeness' | 'Trap guards' | 'Requisites and record' | 'Requests' | 'Rendering';
   /** Empty means "no limit" (null). */
   nullable?: boolean;
   /** What an empty nullable field means, if not "no limit". */
@@ -59,6 +59,16 @@ export const FIELDS: FieldDef[] = [
   { path: 'request.basicAuth.username', label: 'Basic auth user', kind: 'text', group: 'Requests', help: "Sent only to the seeds' sites, or under the URL prefix below" },
   { path: 'request.basicAuth.password', label: 'Basic auth password', kind: 'password', group: 'Requests', help: 'Kept out of the WARC files and exports' },
   { path: 'request.basicAuth.urlPrefix', label: 'Basic auth URL prefix', kind: 'text', group: 'Requests' },
+  {
+    path: 'render.enabled',
+    label: 'Render pages in a browser',
+    kind: 'bool',
+    group: 'Rendering',
+    help: 'Archives what JavaScript builds, with a thumbnail of each page; needs Chromium, Chrome or Edge',
+  },
+  { path: 'render.pages', label: 'Pages rendering at once', kind: 'int', group: 'Rendering' },
+  { path: 'render.pageTimeoutMs', label: 'Time limit per page', kind: 'int', group: 'Rendering', scale: 1000, unit: 's' },
+  { path: 'render.screenshots', label: 'Keep a full-page screenshot of each page', kind: 'bool', group: 'Rendering' },
 ];
 
 export type JobDraft = Record<string, string | boolean>;

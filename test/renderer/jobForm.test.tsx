@@ -33,6 +33,21 @@ describe('job draft', () => {
   });
 });
 
+describe('job draft: rendering', () => {
+  it('sets rendering, its page pool and its time limit in seconds', () => {
+    const info = appInfo();
+    const draft = draftFromJob({ ...info.defaults, seeds: ['http://a.test/'] });
+    assert.equal(draft['render.enabled'], false);
+    const { input, issues } = draftToInput({ ...draft, 'render.enabled': true, 'render.pages': '3', 'render.pageTimeoutMs': '45' });
+    assert.deepEqual(issues, []);
+    assert.deepEqual(
+      { enabled: (input.render as Record<string, unknown>).enabled, pages: (input.render as Record<string, unknown>).pages, ms: (input.render as Record<string, unknown>).pageTimeoutMs },
+      { enabled: true, pages: 3, ms: 45_000 },
+    );
+    assert.deepEqual(issuesByField(draftToInput({ ...draft, 'render.pages': '0' }).issues), { 'render.pages': ['Too small: expected number to be >=1'] });
+  });
+});
+
 describe('job form', () => {
   let api: FakeApi;
   let done = 0;

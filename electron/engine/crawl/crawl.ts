@@ -5,7 +5,7 @@ import { FetchError } from '../fetch/errors.js';
 import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
 import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
 import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
-import { ALLOW_ALL, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
+import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import type { Archive } from '../store/archive.js';
 import type { QueuedRow } from '../store/catalogue.js';
 import { TextIndex } from '../store/textIndex.js';
@@ -19,6 +19,7 @@ import { CrawlLimits } from './crawlLimits.js';
 import { Frontier } from './frontier.js';
 import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
+import type { RenderedCapture } from './renderedCapture.js';
 import { RequestHeaders } from './requestHeaders.js';
 import { conditionalHeaders } from './captureFacts.js';
 import { ResponseArchiver } from './responseArchiver.js';
@@ -62,7 +63,6 @@ export const DEFAULT_RETRY_BACKOFF_MS = 2_000;
 /** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
 const ROBOTS_ATTEMPTS = 3;
 const ROBOTS_RETRY_MS = 5_000;
-const USER_AGENT_TOKEN = 'Harvest';
 /** How often the crawl time is checkpointed, so a killed crawl still counts most of its time. */
 const DURATION_CHECKPOINT_MS = 5_000;
 /**
@@ -113,6 +113,8 @@ export class Crawl {
   private archiver: ResponseArchiver | null = null;
   /** A focused harvest's decisions; null without a template. */
   private readonly focus: FocusPolicy | null;
+  /** Set when the job renders pages (then the browser starts with the first page). */
+  private rendering: RenderedCapture | null = null;
 
   constructor(
     private readonly archive: Archive,
@@ -216,6 +218,7 @@ export class Crawl {
         emit: this.emit,
         focus: this.focus,
       });
+      if (this.job.render.enabled) this.rendering = await this.openRendering(this.archiver);
       c.transaction(() => {
         if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
         c.ensureCapture(new Date(c.getMeta('started_at')!));
@@ -244,6 +247,26 @@ export class Crawl {
     this.limits.start();
     this.pump();
     return done;
+  }
+
+  /** Loaded only for a job that renders: a static crawl never loads the browser driver. */
+  private async openRendering(archiver: ResponseArchiver): Promise<RenderedCapture> {
+    const { RenderedCapture } = await import('./renderedCapture.js');
+    return RenderedCapture.open(this.job.render, {
+      job: this.job,
+      archive: this.archive,
+      frontier: this.frontier,
+      archiver,
+      fetcher: this.fetcher,
+      requestHeaders: this.requestHeaders,
+      gates: this.gates,
+      lanes: this.lanes,
+      limits: this.limits,
+      warc: this.warc,
+      inFlight: this.inFlight,
+      wake: () => this.pump(),
+      fail: (e) => this.fail(e),
+    });
   }
 
   /** Stops dispatching and abandons in-flight requests; they stay queued for the next run. */
@@ -473,7 +496,22 @@ export class Crawl {
       this.inFlight.delete(abort);
     }
     if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.retryBackoffMs), retry)) return;
-    if (await this.archiver!.archive(row, res, prev, attemptsNote(attempt))) this.limits.pageSaved();
+    let rendered = null;
+    if (this.rendering?.wants(row, res)) {
+      // The page stays in flight while it renders: a pause abandons it, and it stays queued.
+      this.inFlight.set(abort, row.url);
+      const outcome = await this.rendering.render(row, res, abort.signal).finally(() => this.inFlight.delete(abort));
+      if (outcome === 'aborted') {
+        if (this.limits.stopReason !== null) this.archiver!.skip(row, this.limits.stopReason);
+        return;
+      }
+      if ('failed' in outcome) {
+        await this.archiver!.renderFailed(row, res, outcome.failed, prev);
+        return;
+      }
+      rendered = outcome.copy;
+    }
+    if (await this.archiver!.archive(row, res, prev, attemptsNote(attempt), rendered)) this.limits.pageSaved();
     this.limits.checkBytes();
   }
 
@@ -560,6 +598,7 @@ export class Crawl {
       this.fatal ??= e instanceof Error ? e : new Error(String(e));
       final = 'failed';
     } finally {
+      await this.rendering?.close();
       await this.fetcher.close().catch(() => {});
       await this.archiver?.textRead();
       try {

@@ -44,6 +44,31 @@ export interface Lane {
   cursor: number;
 }
 
+/** Row ids handed out and not yet settled; a waiter can learn when one is given back. */
+export class Leases extends Set<number> {
+  private readonly waiters = new Map<number, (() => void)[]>();
+
+  override delete(id: number): boolean {
+    const had = super.delete(id);
+    const waiting = this.waiters.get(id);
+    if (waiting !== undefined) {
+      this.waiters.delete(id);
+      for (const wake of waiting) wake();
+    }
+    return had;
+  }
+
+  /** Resolves once `id` is no longer leased (at once if it is not). */
+  released(id: number): Promise<void> {
+    if (!this.has(id)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiting = this.waiters.get(id);
+      if (waiting) waiting.push(resolve);
+      else this.waiters.set(id, [resolve]);
+    });
+  }
+}
+
 /**
  * The sites with work and the concurrency lanes they are spread over by rendezvous hashing (a site
  * belongs to one lane, and adding a lane moves few sites). Each site's queue is read from the
@@ -52,7 +77,7 @@ export interface Lane {
 export class Lanes {
   private readonly lanes: Lane[];
   private readonly sites = new Map<string, SiteWork>();
-  readonly leased = new Set<number>();
+  readonly leased = new Leases();
 
   constructor(
     private readonly order: FrontierOrder,
@@ -91,6 +116,19 @@ export class Lanes {
     };
     this.sites.set(site, s);
     lane.sites.push(s);
+  }
+
+  /**
+   * Leases a queued row for a request made outside dispatch (a rendered page's), taking it out of
+   * its site's buffer so dispatch never starts it too. False when it is leased already.
+   */
+  claim(row: { id: number; site: string }): boolean {
+    if (this.leased.has(row.id)) return false;
+    this.leased.add(row.id);
+    const s = this.sites.get(row.site);
+    const i = s === undefined ? -1 : s.buffer.findIndex((r) => r.id === row.id);
+    if (i >= 0) s!.buffer.splice(i, 1);
+    return true;
   }
 
   /**

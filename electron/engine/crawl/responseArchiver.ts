@@ -6,6 +6,7 @@ import { textFileKind } from '../parse/fileText.js';
 import { compareCapture } from '../store/captureOutcome.js';
 import type { TextIndex } from '../store/textIndex.js';
 import type { Catalogue, FetchOutcome, PayloadCapture, QueuedRow, StoredOriginal, UrlCapture } from '../store/catalogue.js';
+import type { RenderedCopy } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
 import { warcDigest } from '../warc/digest.js';
@@ -111,13 +112,26 @@ export class ResponseArchiver {
     this.record(row, outcome, prev, NOTHING_SEEN);
   }
 
+  /** A page whose render failed, retry included: its response is recorded, the URL failed with the reason. */
+  async renderFailed(row: QueuedRow, res: FetchResponse, reason: string, prev: UrlCapture | undefined): Promise<void> {
+    await this.recordExchange(res, null);
+    this.failed(row, reason, prev, res);
+  }
+
   /**
    * Archives a response fetched for `row`. The WARC record is written before the outcome commits: a
    * kill in between re-fetches the URL (one extra record) but never leaves an outcome without its
    * record. `attemptsNote` says how often an error answer was asked for. Returns whether an HTML
-   * page was saved.
+   * page was saved. A rendered page's copy is made from what the browser showed (`rendered`), which
+   * is also its original for the finishing pass; the WARC keeps the response as fetched.
    */
-  async archive(row: QueuedRow, res: FetchResponse, prev: UrlCapture | undefined, attemptsNote = ''): Promise<boolean> {
+  async archive(
+    row: QueuedRow,
+    res: FetchResponse,
+    prev: UrlCapture | undefined,
+    attemptsNote = '',
+    rendered: RenderedCopy | null = null,
+  ): Promise<boolean> {
     if (res.status === 304 && prev !== undefined && prev.payloadDigest !== null) return this.archiveNotModified(row, res, prev);
     const kind = res.status >= 200 && res.status < 300 ? documentKind(res.contentType, row.url) : 'other';
     const giveBack = kind === 'other' ? null : await this.parseBudget.take(res.body.length);
@@ -128,10 +142,10 @@ export class ResponseArchiver {
         const focus = kind === 'html' ? this.p.focus?.request(row) : undefined;
         doc = await this.p.documents.prepare({
           kind,
-          body: res.body,
+          body: rendered?.html ?? res.body,
           url: row.url,
           contentType: res.contentType,
-          packOriginal: this.p.warc === null,
+          packOriginal: this.p.warc === null || rendered !== null,
           withText: kind === 'html',
           ...(focus !== undefined && { focus }),
         });
@@ -409,7 +423,9 @@ function recordOf(recorded: ExchangeLocation | null): Seen['record'] {
  * that first capture's place is unknown (recorded by an older version).
  */
 function originalOf(res: FetchResponse, doc: PreparedTicket, recorded: ExchangeLocation | null): StoredOriginal {
-  if (recorded === null) return { packed: doc.original ?? packOriginal(res.body) };
+  // Packed when asked for: without a WARC, or a rendered copy (which no record holds).
+  if (doc.original !== null) return { packed: doc.original };
+  if (recorded === null) return { packed: packOriginal(res.body) };
   const contentEncoding = res.headers['content-encoding'] ?? null;
   const place = recordOf(recorded);
   return place !== null ? { record: place, contentEncoding } : { packed: packOriginal(res.body) };

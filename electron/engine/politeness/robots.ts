@@ -19,6 +19,9 @@ export interface RobotsPolicy {
   unavailable?: string;
 }
 
+/** The product token robots.txt groups are matched against. */
+export const ROBOTS_USER_AGENT_TOKEN = 'Harvest';
+
 export const ALLOW_ALL: RobotsPolicy = { isAllowed: () => true, crawlDelayMs: 0 };
 
 /** Longest Crawl-delay we honour; a larger value would stall a crawl for hours per page. */

@@ -5,13 +5,15 @@ import path from 'node:path';
 /**
  * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and the
  * full-text index with their SQLite side files (and an index being rebuilt), the offline copy, the
- * WARC files, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
+ * WARC files, the thumbnails of rendered pages, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
  */
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const TEXT_INDEX_FILE = 'text.sqlite';
 export const MIRROR_DIR = 'mirror';
 export const WARC_DIR = 'warc';
 export const TMP_DIR = '.partial';
+/** Pictures of rendered pages (see thumbnails.ts). */
+export const THUMBNAILS_DIR = 'thumbnails';
 const sqliteFiles = (db: string): string[] => [db, `${db}-wal`, `${db}-shm`, `${db}-journal`];
 const HARVEST_NAMES: ReadonlySet<string> = new Set([
   ...sqliteFiles(CATALOGUE_FILE),
@@ -20,6 +22,7 @@ const HARVEST_NAMES: ReadonlySet<string> = new Set([
   MIRROR_DIR,
   WARC_DIR,
   TMP_DIR,
+  THUMBNAILS_DIR,
 ]);
 export const WRITE_PROBE_PREFIX = '.harvest-write-test-';
 

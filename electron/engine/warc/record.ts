@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { warcDigest } from './digest.js';
 import { fieldLines, type Field } from './fields.js';
 
-export type WarcType = 'warcinfo' | 'response' | 'request' | 'revisit' | 'metadata';
+export type WarcType = 'warcinfo' | 'response' | 'request' | 'revisit' | 'metadata' | 'resource';
 
 const CRLF = Buffer.from('\r\n');
 

@@ -1,8 +1,8 @@
-import { EMPTY_DIGEST } from './digest.js';
+import { EMPTY_DIGEST, warcDigest } from './digest.js';
 import { fieldLines, type Field } from './fields.js';
 import { requestHead, responseHead } from './http.js';
 import { serializeRecord, warcDate } from './record.js';
-import type { OriginalCapture, WarcExchange, WarcMetadata } from './types.js';
+import type { OriginalCapture, WarcExchange, WarcMetadata, WarcResource } from './types.js';
 
 /** Why a revisit record holds no payload: it is one already archived, or the server said it had not changed. */
 export const REVISIT_PROFILES = {
@@ -95,6 +95,22 @@ export function metadataRecord(m: WarcMetadata, ids: RecordIds): Buffer {
       ['Content-Type', WARC_FIELDS_TYPE],
     ],
     [warcFieldsBlock(m.outlinks.map((link) => ['outlink', `${link.url} ${link.kind}`] as const))],
+  );
+}
+
+/** A document made by Harvest (as Browsertrix records its page thumbnails and screenshots). */
+export function resourceRecord(r: WarcResource, ids: RecordIds): Buffer {
+  return serializeRecord(
+    [
+      ['WARC-Type', 'resource'],
+      ['WARC-Record-ID', ids.id],
+      ['WARC-Date', warcDate(r.date)],
+      ['WARC-Target-URI', r.uri],
+      ['WARC-Warcinfo-ID', ids.warcinfoId],
+      ['Content-Type', r.contentType],
+      ['WARC-Payload-Digest', warcDigest([r.payload])],
+    ],
+    [r.payload],
   );
 }
 

@@ -76,6 +76,15 @@ export interface WarcMetadata {
   outlinks: readonly { url: string; kind: string }[];
 }
 
+/** A document Harvest made itself about a page (its thumbnail, a screenshot), kept as a 'resource' record. */
+export interface WarcResource {
+  /** A URN naming what it is and of which page, e.g. `urn:thumbnail:<url>`. */
+  uri: string;
+  date: Date;
+  contentType: string;
+  payload: Buffer;
+}
+
 /** Where a record's gzip member is: enough to read it back with one ranged read. */
 export interface RecordPlace {
   /** The file's finished name (no directory), which it has once rolled over or closed. */

@@ -7,7 +7,7 @@ import { WarcError } from './errors.js';
 import { fieldLines, type Field } from './fields.js';
 import { checkPrefix, warcFileName, warcFilesOf, type WarcFileEntry } from './fileNames.js';
 import { newRecordId } from './record.js';
-import { metadataRecord, requestRecord, responseRecord, revisitRecord, warcinfoRecord } from './records.js';
+import { metadataRecord, requestRecord, resourceRecord, responseRecord, revisitRecord, warcinfoRecord } from './records.js';
 import { resumeWarc } from './resume.js';
 import type {
   ExchangeLocation,
@@ -16,6 +16,7 @@ import type {
   WarcMetadata,
   WarcRecordLocation,
   WarcRepair,
+  WarcResource,
   WarcWriterOptions,
 } from './types.js';
 import { WarcFile } from './warcFile.js';
@@ -172,6 +173,17 @@ export class WarcWriter {
     return this.#enqueue(async () => {
       const id = newRecordId();
       const [place] = await this.#append((warcinfoId) => [metadataRecord(m, { id, warcinfoId })]);
+      return { ...place!, recordId: id };
+    });
+  }
+
+  /** A 'resource' record: something Harvest made about a page, such as its thumbnail. */
+  async writeResource(r: WarcResource): Promise<WarcRecordLocation> {
+    this.#checkOpen();
+    const compressed = isCompressedPayload([['Content-Type', r.contentType]]);
+    return this.#enqueue(async () => {
+      const id = newRecordId();
+      const [place] = await this.#append((warcinfoId) => [resourceRecord(r, { id, warcinfoId })], compressed ? STORED_OPTIONS : GZIP_OPTIONS);
       return { ...place!, recordId: id };
     });
   }
