@@ -1,17 +1,11 @@
 import type { CrawlEvent, CrawlState, ProgressEvent } from '../../../shared/crawl.js';
-import { performance } from 'node:perf_hooks';
-import { ADAPTIVE_DELAY_FLOOR_MS, HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
-import { FetchError } from '../fetch/errors.js';
-import { Fetcher, type FetchResponse } from '../fetch/fetcher.js';
-import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
+import { userAgentFor, type Job } from '../../../shared/job.js';
+import { Fetcher } from '../fetch/fetcher.js';
 import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
-import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
+import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor } from '../politeness/robots.js';
 import type { Archive } from '../store/archive.js';
-import type { QueuedRow } from '../store/catalogue.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
-import { readMetadata } from '../store/metadata.js';
-import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
 import { DocumentPool } from './documentPool.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
@@ -21,12 +15,14 @@ import { Lanes, type SiteWork } from './lanes.js';
 import { ProgressMeter } from './progress.js';
 import type { RenderedCapture } from './renderedCapture.js';
 import { RequestHeaders } from './requestHeaders.js';
-import { conditionalHeaders } from './captureFacts.js';
 import { ResponseArchiver } from './responseArchiver.js';
 import { FocusPolicy } from '../focus/focusPolicy.js';
 import { FocusStore } from '../store/focusStore.js';
 import { bestFirst, breadthFirst } from './frontierOrder.js';
-import { fetchRobotsTxt } from './robotsFetch.js';
+import { fetchSiteRobots } from './robotsFetch.js';
+import { adaptiveWait, gateLimitsFor } from './politeDelay.js';
+import { closeQuietly, openArchiving } from './archivingParts.js';
+import { UrlProcessor } from './urlProcessor.js';
 import { indexMissing } from './textIndexing.js';
 import { unreachedSeeds } from './seedOutcomes.js';
 import { STATE_MESSAGE } from '../store/stats.js';
@@ -45,24 +41,15 @@ export interface CrawlOptions {
   retryBackoffMs?: number;
 }
 
-/** Payload digests the WARC writer keeps in memory (some 400 bytes each; its default is 50,000). */
-const REMEMBERED_DIGESTS = 4_096;
-
 /**
  * Under the 250 ms the UI promises between progress events, with room for a busy event loop: the
  * timer's turn can come late, so every finished request also emits one once this much has passed.
  */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 200;
 
-/** The longest gap an adaptive delay leaves (after a timeout it would otherwise be minutes). */
-const MAX_ADAPTIVE_DELAY_MS = 60_000;
-
 /** Back-off before a transient failure's first retry (then twice that, with jitter). */
 export const DEFAULT_RETRY_BACKOFF_MS = 2_000;
 
-/** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
-const ROBOTS_ATTEMPTS = 3;
-const ROBOTS_RETRY_MS = 5_000;
 /** How often the crawl time is checkpointed, so a killed crawl still counts most of its time. */
 const DURATION_CHECKPOINT_MS = 5_000;
 /**
@@ -111,6 +98,7 @@ export class Crawl {
   private textIndex: TextIndex | null = null;
   /** Set once the WARC writer and document workers are open. */
   private archiver: ResponseArchiver | null = null;
+  private processor: UrlProcessor | null = null;
   /** A focused harvest's decisions; null without a template. */
   private readonly focus: FocusPolicy | null;
   /** Set when the job renders pages (then the browser starts with the first page). */
@@ -182,43 +170,10 @@ export class Crawl {
     if (this.state !== 'new') throw new Error('a Crawl runs once; start a new one to resume');
     this.state = 'paused';
     const c = this.archive.catalogue;
-    this.documents = new DocumentPool({ mirrorRoot: this.archive.mirror.root, tmpDir: this.archive.mirror.tmpDir, template: this.job.template });
+    const parts = await openArchiving(this.archive, { frontier: this.frontier, meter: this.meter, emit: this.emit, focus: this.focus });
+    ({ documents: this.documents, textIndex: this.textIndex, warc: this.warc, archiver: this.archiver } = parts);
     try {
-      await this.documents.ready();
-      this.textIndex = TextIndex.openWritable(TextIndex.fileIn(this.archive.dir));
-      if (this.job.warc.enabled) {
-        this.warc = await WarcWriter.open({
-          dir: this.archive.warcDir,
-          prefix: 'harvest',
-          software: `Harvest/${HARVEST_VERSION}`,
-          maxFileBytes: this.job.warc.maxFileBytes,
-          // Payloads recorded in earlier runs become revisits too.
-          seenDigest: (digest) => c.captureByDigest(digest),
-          // The catalogue answers for every digest, so the writer's own memory only saves a lookup for recent ones.
-          maxRememberedDigests: REMEMBERED_DIGESTS,
-          onOriginal: (digest, capture) => this.archiver!.capturedOriginal(digest, capture),
-          checkpoints: { get: (file) => c.warcCheckpoint(file), set: (file, end) => c.setWarcCheckpoint(file, end) },
-          info: {
-            isPartOf: this.job.name,
-            robots: this.job.politeness.respectRobots ? 'obey' : 'ignore',
-            'http-header-user-agent': userAgentFor(this.job),
-            ...operatorInfo(this.job, readMetadata(c)),
-          },
-        });
-      }
-      this.archiver = new ResponseArchiver({
-        job: this.job,
-        catalogue: c,
-        frontier: this.frontier,
-        meter: this.meter,
-        documents: this.documents,
-        warc: this.warc,
-        text: this.textIndex,
-        warcDir: this.archive.warcDir,
-        emit: this.emit,
-        focus: this.focus,
-      });
-      if (this.job.render.enabled) this.rendering = await this.openRendering(this.archiver);
+      if (this.job.render.enabled) this.rendering = await this.openRendering(parts.archiver);
       c.transaction(() => {
         if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
         c.ensureCapture(new Date(c.getMeta('started_at')!));
@@ -229,12 +184,23 @@ export class Crawl {
         }
       });
     } catch (e) {
-      // Its threads would keep the process alive.
-      await this.documents.close();
-      this.textIndex?.close();
-      await this.warc?.close().catch(() => {});
+      await this.rendering?.close();
+      await closeQuietly(parts);
       throw e;
     }
+    this.processor = new UrlProcessor({
+      job: this.job,
+      catalogue: c,
+      fetcher: this.fetcher,
+      requestHeaders: this.requestHeaders,
+      archiver: parts.archiver,
+      rendering: this.rendering,
+      limits: this.limits,
+      inFlight: this.inFlight,
+      retryBackoffMs: this.retryBackoffMs,
+      running: () => this.state === 'running',
+      pump: () => this.pump(),
+    });
     for (const site of c.sitesWithQueued()) this.lanes.siteHasWork(site);
     this.state = 'running';
     this.runStartedMs = Date.now();
@@ -354,9 +320,9 @@ export class Crawl {
       if (s.buffer.length === 0) return false;
     }
     const now = Date.now();
-    const adaptive = this.adaptiveWait(s, now);
+    const adaptive = adaptiveWait(this.job, s, now);
     if (adaptive > 0) return adaptive;
-    const acquired = this.gates.tryAcquire(s.host, this.limitsFor(policy));
+    const acquired = this.gates.tryAcquire(s.host, gateLimitsFor(this.job, policy));
     if (typeof acquired === 'number') return acquired;
     s.lastStartMs = now;
     const row = s.buffer.shift()!;
@@ -374,7 +340,7 @@ export class Crawl {
       this.processing++;
     };
     let retrying = false;
-    this.process(s, row, fetched, (waitMs) => {
+    this.processor!.process(s, row, fetched, (waitMs) => {
       retrying = true;
       this.lanes.retryLater(s, row, Date.now() + waitMs);
     })
@@ -394,26 +360,6 @@ export class Crawl {
     return true;
   }
 
-  /**
-   * What the host gates enforce: the job's connections and its fixed delay, or the adaptive
-   * delay's floor (adaptiveWait adds the rest per site); Crawl-delay raises either.
-   */
-  private limitsFor(policy: RobotsPolicy) {
-    const delayMs = this.job.politeness.delayMs ?? ADAPTIVE_DELAY_FLOOR_MS;
-    return { maxConnections: this.job.politeness.perHostConnections, delayMs: Math.max(delayMs, policy.crawlDelayMs) };
-  }
-
-  /**
-   * With an adaptive delay, ms until the site's next request may start: twice its last response
-   * time after the last start (at most MAX_ADAPTIVE_DELAY_MS), so a server that slows down is asked
-   * less often. Kept per site rather than in the shared gates, which keep the strictest delay ever
-   * asked while a host is busy and would never let it fall again.
-   */
-  private adaptiveWait(s: SiteWork, nowMs: number): number {
-    if (this.job.politeness.delayMs !== null) return 0;
-    return s.lastStartMs + Math.min(2 * s.lastResponseMs, MAX_ADAPTIVE_DELAY_MS) - nowMs;
-  }
-
   private startRobots(s: SiteWork): boolean | number {
     if (s.robotsFetching) return false;
     const stored = this.archive.catalogue.getRobots(s.site);
@@ -423,11 +369,11 @@ export class Crawl {
     }
     const wait = s.robotsRetryAtMs - Date.now();
     if (wait > 0) return wait;
-    const acquired = this.gates.tryAcquire(s.host, this.limitsFor(ALLOW_ALL));
+    const acquired = this.gates.tryAcquire(s.host, gateLimitsFor(this.job, ALLOW_ALL));
     if (typeof acquired === 'number') return acquired;
     s.robotsFetching = true;
     s.lane.active++;
-    this.fetchRobots(s)
+    fetchSiteRobots(s, { fetcher: this.fetcher, warc: this.warc, catalogue: this.archive.catalogue, inFlight: this.inFlight })
       .catch((e: unknown) => this.fail(e))
       .finally(() => {
         acquired();
@@ -435,95 +381,6 @@ export class Crawl {
         s.lane.active--;
         this.pump();
       });
-    return true;
-  }
-
-  private async fetchRobots(s: SiteWork): Promise<void> {
-    const abort = new AbortController();
-    this.inFlight.set(abort, robotsUrlFor(s.site));
-    let row;
-    try {
-      row = await fetchRobotsTxt(this.fetcher, this.warc, s.site, abort.signal);
-    } finally {
-      this.inFlight.delete(abort);
-    }
-    if (row === null) return;
-    // An unreachable robots.txt means keep out (RFC 9309), but only for now: ask again a few times
-    // before recording it, so a passing outage doesn't cost the whole site.
-    const unavailable = row.error !== null || (row.http_status ?? 0) >= 500;
-    s.robotsAttempts++;
-    if (unavailable && s.robotsAttempts < ROBOTS_ATTEMPTS) {
-      s.robotsRetryAtMs = Date.now() + ROBOTS_RETRY_MS * s.robotsAttempts;
-      return;
-    }
-    this.archive.catalogue.putRobots(s.site, row);
-    s.robots = robotsPolicyFrom(row, robotsUrlFor(s.site), USER_AGENT_TOKEN);
-  }
-
-  /**
-   * Fetches and archives one queued URL. A transient failure (a timeout, a reset, 429 or 5xx) with
-   * attempts left is counted in the catalogue and handed to `retry` with its back-off; the last
-   * attempt's outcome is recorded, saying how many attempts were made.
-   */
-  private async process(s: SiteWork, row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
-    const abort = new AbortController();
-    this.inFlight.set(abort, row.url);
-    let res: FetchResponse;
-    const attempt = row.attempts + 1;
-    const startedMs = performance.now();
-    // A URL fetched in an earlier capture is asked whether it changed since, and compared with it.
-    const c = this.archive.catalogue;
-    const prev = c.currentCapture() > 1 ? c.previousCapture(row.id) : undefined;
-    try {
-      res = await this.fetcher.fetch(row.url, { signal: abort.signal, headers: [...this.requestHeaders.for(row.url), ...conditionalHeaders(prev)] });
-      s.lastResponseMs = res.durationMs;
-      fetched();
-      this.pump();
-    } catch (e) {
-      // A timeout is the slowest answer of all: the adaptive delay backs off after it too.
-      s.lastResponseMs = performance.now() - startedMs;
-      if (!(e instanceof FetchError)) throw e;
-      // Abandoned by a pause or a limit: the URL stays queued, unless a limit ended the crawl.
-      if (e.code === 'aborted') {
-        if (this.limits.stopReason !== null) this.archiver!.skip(row, this.limits.stopReason);
-        return;
-      }
-      if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.retryBackoffMs), retry)) {
-        this.archiver!.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`, prev);
-      }
-      return;
-    } finally {
-      this.inFlight.delete(abort);
-    }
-    if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.retryBackoffMs), retry)) return;
-    let rendered = null;
-    if (this.rendering?.wants(row, res)) {
-      // The page stays in flight while it renders: a pause abandons it, and it stays queued.
-      this.inFlight.set(abort, row.url);
-      const outcome = await this.rendering.render(row, res, abort.signal).finally(() => this.inFlight.delete(abort));
-      if (outcome === 'aborted') {
-        if (this.limits.stopReason !== null) this.archiver!.skip(row, this.limits.stopReason);
-        return;
-      }
-      if ('failed' in outcome) {
-        await this.archiver!.renderFailed(row, res, outcome.failed, prev);
-        return;
-      }
-      rendered = outcome.copy;
-    }
-    if (await this.archiver!.archive(row, res, prev, attemptsNote(attempt), rendered)) this.limits.pageSaved();
-    this.limits.checkBytes();
-  }
-
-  /**
-   * Counts a transient failure with attempts left and, while the crawl runs, schedules the next
-   * attempt (a pausing crawl leaves it to the next run); false when the outcome is to be recorded.
-   */
-  private retryLater(row: QueuedRow, attempt: number, waitMs: number | null, retry: (waitMs: number) => void): boolean {
-    if (waitMs === null || attempt > this.job.fetch.maxRetries) return false;
-    this.archive.catalogue.setAttempts(row.id, attempt);
-    row.attempts = attempt;
-    if (this.state === 'running') retry(waitMs);
     return true;
   }
 

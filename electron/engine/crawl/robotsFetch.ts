@@ -1,9 +1,10 @@
 import { FetchError } from '../fetch/errors.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import { robotsUrlFor } from '../politeness/robots.js';
-import type { RobotsRow } from '../store/catalogue.js';
+import { ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor } from '../politeness/robots.js';
+import type { Catalogue, RobotsRow } from '../store/catalogue.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
 import type { WarcWriter } from '../warc/writer.js';
+import type { SiteWork } from './lanes.js';
 
 const ROBOTS_MAX_REDIRECTS = 5;
 
@@ -29,4 +30,37 @@ export async function fetchRobotsTxt(fetcher: Fetcher, warc: WarcWriter | null, 
     if (e.code === 'aborted') return null;
     return { http_status: null, body: null, error: `${e.code}: ${e.message}` };
   }
+}
+
+/** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
+const ROBOTS_ATTEMPTS = 3;
+const ROBOTS_RETRY_MS = 5_000;
+
+/**
+ * Fetches a site's robots.txt for the crawl loop and decides what it means: a policy on the site,
+ * kept in the catalogue, or (unreachable or 5xx, with attempts left) a time to ask again.
+ */
+export async function fetchSiteRobots(
+  s: SiteWork,
+  p: { fetcher: Fetcher; warc: WarcWriter | null; catalogue: Catalogue; inFlight: Map<AbortController, string> },
+): Promise<void> {
+  const abort = new AbortController();
+  p.inFlight.set(abort, robotsUrlFor(s.site));
+  let row;
+  try {
+    row = await fetchRobotsTxt(p.fetcher, p.warc, s.site, abort.signal);
+  } finally {
+    p.inFlight.delete(abort);
+  }
+  if (row === null) return;
+  // An unreachable robots.txt means keep out (RFC 9309), but only for now: ask again a few times
+  // before recording it, so a passing outage doesn't cost the whole site.
+  const unavailable = row.error !== null || (row.http_status ?? 0) >= 500;
+  s.robotsAttempts++;
+  if (unavailable && s.robotsAttempts < ROBOTS_ATTEMPTS) {
+    s.robotsRetryAtMs = Date.now() + ROBOTS_RETRY_MS * s.robotsAttempts;
+    return;
+  }
+  p.catalogue.putRobots(s.site, row);
+  s.robots = robotsPolicyFrom(row, robotsUrlFor(s.site), USER_AGENT_TOKEN);
 }

@@ -1,0 +1,103 @@
+import { performance } from 'node:perf_hooks';
+import type { Job } from '../../../shared/job.js';
+import { FetchError } from '../fetch/errors.js';
+import type { Fetcher, FetchResponse } from '../fetch/fetcher.js';
+import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
+import type { Catalogue, QueuedRow } from '../store/catalogue.js';
+import { conditionalHeaders } from './captureFacts.js';
+import type { CrawlLimits } from './crawlLimits.js';
+import type { SiteWork } from './lanes.js';
+import type { RenderedCapture } from './renderedCapture.js';
+import type { RequestHeaders } from './requestHeaders.js';
+import type { ResponseArchiver } from './responseArchiver.js';
+
+export interface UrlProcessorParts {
+  job: Job;
+  catalogue: Catalogue;
+  fetcher: Fetcher;
+  requestHeaders: RequestHeaders;
+  archiver: ResponseArchiver;
+  rendering: RenderedCapture | null;
+  limits: CrawlLimits;
+  /** Requests on the wire and pages rendering, abandoned by a pause. */
+  inFlight: Map<AbortController, string>;
+  retryBackoffMs: number;
+  /** Whether the crawl is still running (a pausing crawl leaves retries to the next run). */
+  running: () => boolean;
+  /** Lets the crawl loop start the next request as soon as a response is in. */
+  pump: () => void;
+}
+
+/** One queued URL from request to recorded outcome: conditional fetch, retries, rendering, archiving. */
+export class UrlProcessor {
+  constructor(private readonly p: UrlProcessorParts) {}
+
+  /**
+   * Fetches and archives one queued URL. A transient failure (a timeout, a reset, 429 or 5xx) with
+   * attempts left is counted in the catalogue and handed to `retry` with its back-off; the last
+   * attempt's outcome is recorded, saying how many attempts were made.
+   */
+  async process(s: SiteWork, row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
+    const { archiver, limits, inFlight } = this.p;
+    const abort = new AbortController();
+    inFlight.set(abort, row.url);
+    let res: FetchResponse;
+    const attempt = row.attempts + 1;
+    const startedMs = performance.now();
+    // A URL fetched in an earlier capture is asked whether it changed since, and compared with it.
+    const c = this.p.catalogue;
+    const prev = c.currentCapture() > 1 ? c.previousCapture(row.id) : undefined;
+    try {
+      res = await this.p.fetcher.fetch(row.url, { signal: abort.signal, headers: [...this.p.requestHeaders.for(row.url), ...conditionalHeaders(prev)] });
+      s.lastResponseMs = res.durationMs;
+      fetched();
+      this.p.pump();
+    } catch (e) {
+      // A timeout is the slowest answer of all: the adaptive delay backs off after it too.
+      s.lastResponseMs = performance.now() - startedMs;
+      if (!(e instanceof FetchError)) throw e;
+      // Abandoned by a pause or a limit: the URL stays queued, unless a limit ended the crawl.
+      if (e.code === 'aborted') {
+        if (limits.stopReason !== null) archiver.skip(row, limits.stopReason);
+        return;
+      }
+      if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.p.retryBackoffMs), retry)) {
+        archiver.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`, prev);
+      }
+      return;
+    } finally {
+      inFlight.delete(abort);
+    }
+    if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.p.retryBackoffMs), retry)) return;
+    let rendered = null;
+    const rendering = this.p.rendering;
+    if (rendering?.wants(row, res)) {
+      // The page stays in flight while it renders: a pause abandons it, and it stays queued.
+      inFlight.set(abort, row.url);
+      const outcome = await rendering.render(row, res, abort.signal).finally(() => inFlight.delete(abort));
+      if (outcome === 'aborted') {
+        if (limits.stopReason !== null) archiver.skip(row, limits.stopReason);
+        return;
+      }
+      if ('failed' in outcome) {
+        await archiver.renderFailed(row, res, outcome.failed, prev);
+        return;
+      }
+      rendered = outcome.copy;
+    }
+    if (await archiver.archive(row, res, prev, attemptsNote(attempt), rendered)) limits.pageSaved();
+    limits.checkBytes();
+  }
+
+  /**
+   * Counts a transient failure with attempts left and, while the crawl runs, schedules the next
+   * attempt (a pausing crawl leaves it to the next run); false when the outcome is to be recorded.
+   */
+  private retryLater(row: QueuedRow, attempt: number, waitMs: number | null, retry: (waitMs: number) => void): boolean {
+    if (waitMs === null || attempt > this.p.job.fetch.maxRetries) return false;
+    this.p.catalogue.setAttempts(row.id, attempt);
+    row.attempts = attempt;
+    if (this.p.running()) retry(waitMs);
+    return true;
+  }
+}
