@@ -97,6 +97,9 @@ const ZH = {
   ],
 };
 
+/** Words for each text's sentence of its own (place and street names, in any site's language). */
+const OWN_WORDS = 'north south east west upper lower old new mill church market bridge castle station garden meadow river brook hill vale green cross park lane road street row court square field wood farm abbey priory harbour quay dock wharf'.split(' ');
+
 interface Page {
   path: string;
   html: string;
@@ -247,8 +250,10 @@ function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { m
   const pages: Page[] = [];
   const add = (path: string, title: string, body: string, relevant: boolean, date?: string) =>
     pages.push({ path, html: layout(lang, l, title, body, date), relevant });
-  const offTopic = (n: number) => paragraphs(pick(r, text.other, n));
-  const onTopic = (n: number) => paragraphs(pick(r, text.flood, n));
+  // Every text also gets a sentence of its own, so two pages drawing the same sentences stay distinct.
+  const own = () => `<p>${esc(pick(r, OWN_WORDS, 14).join(' '))}.</p>`;
+  const offTopic = (n: number) => paragraphs(pick(r, text.other, n)) + own();
+  const onTopic = (n: number) => paragraphs(pick(r, text.flood, n)) + own();
   const list = (items: [string, string][]) => `<ul>${items.map(([h, t]) => `<li><a href="${h}">${esc(t)}</a></li>`).join('')}</ul>`;
 
   add('/', zh ? '市政府网站' : 'Springfield Council', offTopic(6), false);
