@@ -12,7 +12,6 @@ import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { readRaw, type RawRecord } from '../helpers/warcReadBack.js';
 
 const NOT_MODIFIED_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
-const IDENTICAL_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
 
 function changes(archive: string, ...args: string[]): ChangeReport {
   const out = spawnSync(process.execPath, [CLI, 'changes', archive, '--json', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });

@@ -139,7 +139,7 @@ describe('full-text search', { timeout: 300_000 }, () => {
   it('reindex from the WARC files and mirror gives the same results as indexing during the crawl', async () => {
     const queries = ['"quillfeather manuscript"', 'quillfeather NOT ledger', '图书馆', '新聞', 'zanzibar', 'library', 'archive* NOT collection', '"annual report"'];
     const before = await Promise.all(queries.map((q) => search(q, '--limit', '100')));
-    assert.ok(before.find((a, i) => queries[i] === 'library')!.total > 50, 'the generated site is indexed');
+    assert.ok(before.find((_, i) => queries[i] === 'library')!.total > 50, 'the generated site is indexed');
     const inode = statSync(path.join(archive, 'text.sqlite')).ino;
     const r = await runHarvest(['reindex', archive]);
     assert.equal(r.status, 0, r.stderr);

@@ -1,4 +1,4 @@
-import { findCssRefs, spliceCssRefs, cssString, type CssRef } from './cssScan.js';
+import { findCssRefs, cssString, type CssRef } from './cssScan.js';
 import { decodeText, sniffCharset } from './decode.js';
 import { isCandidateRef } from './resolve.js';
 import { newSlot, renderFields, resolveSlots, singleRefField, type Field, type RefSlot } from './splice.js';
