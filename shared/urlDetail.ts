@@ -23,6 +23,16 @@ export interface WarcRecordView {
 }
 
 /** What the catalogue knows of one URL. */
+/** How long a URL's last request took, as its capture recorded it. */
+export interface RequestTiming {
+  /** ISO 8601, when the request was sent. */
+  requestedAt: string;
+  /** Until the response headers arrived, ms. */
+  headersMs: number;
+  /** Until the last body byte arrived, ms. */
+  durationMs: number;
+}
+
 export interface UrlFacts {
   record: UrlRecord;
   /** When its outcome was recorded (ISO 8601), null while queued or skipped. */
@@ -35,6 +45,8 @@ export interface UrlFacts {
   warcPlace: { file: string; offset: number; length: number } | null;
   /** For a URL kept out by robots.txt: how its site's robots.txt fetch went (an error or a 5xx keeps a crawler out). */
   robots?: { httpStatus: number | null; error: string | null } | null;
+  /** Its last request's timing in the current capture; null when it was not answered (or recorded before timings were kept). */
+  timing?: RequestTiming | null;
 }
 
 /** A site whose robots.txt could not be read, so the crawl kept out of it. */

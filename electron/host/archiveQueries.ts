@@ -146,6 +146,8 @@ const urlRecordSchema = z.object({
 
 const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string(), capturedAt: z.string().nullable().optional() });
 
+const requestTimingSchema = z.object({ requestedAt: z.string(), headersMs: z.number(), durationMs: z.number() });
+
 const urlFactsSchema = z.object({
   record: urlRecordSchema,
   fetchedAt: z.string().nullable(),
@@ -153,6 +155,7 @@ const urlFactsSchema = z.object({
   linkedFrom: z.object({ url: z.string(), text: z.string().nullable() }).nullable(),
   warcPlace: z.object({ file: z.string(), offset: z.number(), length: z.number() }).nullable(),
   robots: z.object({ httpStatus: z.number().nullable(), error: z.string().nullable() }).nullable().optional(),
+  timing: requestTimingSchema.nullable().optional(),
 });
 
 const reportSchema = z.object({
@@ -209,6 +212,7 @@ const urlCaptureSchema = z.object({
   record: z.object({ file: z.string(), offset: z.number(), length: z.number() }).nullable(),
   contentEncoding: z.string().nullable(),
   fetchedAt: z.string(),
+  timing: requestTimingSchema.nullable(),
 });
 
 export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<QueryAnswers[K]> } = {

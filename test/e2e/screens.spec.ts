@@ -144,6 +144,7 @@ test('URL detail, the not-in-archive page and Back, and the export download link
     await expect(page.getByTestId('url-detail-local')).toContainText('mirror/');
     await expect(page.getByTestId('url-detail-warc')).toContainText(/warc\/harvest-.*\.warc\.gz @ [\d,]+/);
     await expect(page.getByTestId('url-detail-headers')).toContainText(/content-type/i);
+    await expect(page.getByTestId('url-detail-timing')).toHaveText(/^headers after [\d,]+ ms, complete after [\d,.]+ m?s$/);
     await shots(page, 'url-detail');
     await page.getByTestId('url-detail-close').click();
     await expect(panel).toBeHidden();

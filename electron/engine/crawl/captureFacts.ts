@@ -1,4 +1,5 @@
 import type { CaptureOutcome } from '../../../shared/captures.js';
+import type { RequestTiming } from '../../../shared/urlDetail.js';
 import type { HeaderPair } from '../fetch/headers.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
 import { isPresent } from '../store/captureOutcome.js';
@@ -14,6 +15,7 @@ export interface Seen {
   lastModified: string | null;
   record: RecordPlace | null;
   contentEncoding: string | null;
+  timing: RequestTiming | null;
 }
 
 /** Nothing usable came back. */
@@ -25,6 +27,7 @@ export const NOTHING_SEEN: Seen = {
   lastModified: null,
   record: null,
   contentEncoding: null,
+  timing: null,
 };
 
 /**
@@ -39,6 +42,10 @@ export function conditionalHeaders(prev: UrlCapture | undefined): HeaderPair[] {
   if (prev.etag !== null) headers.push(['If-None-Match', prev.etag]);
   if (prev.lastModified !== null) headers.push(['If-Modified-Since', prev.lastModified]);
   return headers;
+}
+
+export function timingOf(res: FetchResponse): RequestTiming {
+  return { requestedAt: res.startedAt.toISOString(), headersMs: res.headersMs, durationMs: res.durationMs };
 }
 
 export function validatorsOf(res: FetchResponse): Pick<Seen, 'etag' | 'lastModified'> {

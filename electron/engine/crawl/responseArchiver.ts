@@ -15,7 +15,7 @@ import { exchangeFromFetch } from '../warc/exchange.js';
 import type { ExchangeLocation } from '../warc/types.js';
 import type { WarcWriter } from '../warc/writer.js';
 import { ByteBudget } from './byteBudget.js';
-import { NOTHING_SEEN, originalOfPrevious, validatorsOf, type Seen } from './captureFacts.js';
+import { NOTHING_SEEN, originalOfPrevious, timingOf, validatorsOf, type Seen } from './captureFacts.js';
 import { documentKind, packOriginal } from './documents.js';
 import type { DocumentPool, PreparedTicket } from './documentPool.js';
 import type { SaveFailure } from './documentWork.js';
@@ -109,7 +109,7 @@ export class ResponseArchiver {
       error,
       title: null,
     };
-    this.record(row, outcome, prev, NOTHING_SEEN);
+    this.record(row, outcome, prev, res === undefined ? NOTHING_SEEN : { ...NOTHING_SEEN, timing: timingOf(res) });
   }
 
   /** A page whose render failed, retry included: its response is recorded, the URL failed with the reason. */
@@ -160,6 +160,7 @@ export class ResponseArchiver {
         ...validatorsOf(res),
         record: recordOf(recorded),
         contentEncoding: res.headers['content-encoding'] ?? null,
+        timing: timingOf(res),
       };
       if (res.status >= 300 && res.status < 400 && res.location !== null) this.recordRedirect(row, res, prev, seen);
       else if (doc !== null) {
@@ -404,6 +405,7 @@ export class ResponseArchiver {
       lastModified: validators.lastModified ?? prev.lastModified,
       record: prev.record,
       contentEncoding: prev.contentEncoding,
+      timing: timingOf(res),
     });
     return kind === 'html';
   }

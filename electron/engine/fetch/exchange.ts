@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { abortError, classifyError, FetchError } from './errors.js';
 import { foldHeaders, rawHeaderPairs, type HeaderPair } from './headers.js';
@@ -22,6 +23,8 @@ export interface Exchange {
   wireBody: Buffer;
   /** Null only if undici's diagnostics message was missed. */
   wire: WireFacts | null;
+  /** performance.now() when the final status line and headers arrived. */
+  headersAtMs: number;
 }
 
 /** Sends one GET through the dispatcher and collects the whole response, within the request's limits. */
@@ -81,6 +84,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   #received = 0;
   #wire: WireFacts | null = null;
+  #headersAtMs = 0;
 
   constructor(
     private readonly tap: WireTap,
@@ -119,6 +123,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   ): void {
     if (statusCode < 200) return; // 1xx interim responses (e.g. 103 Early Hints) precede the real one
     this.#status = statusCode;
+    this.#headersAtMs = performance.now();
     this.#statusText = statusMessage ?? '';
     this.#rawHeaders = rawHeaderPairs(controller.rawHeaders ?? headers);
     const declared = Number(headers['content-length']);
@@ -144,6 +149,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
       rawHeaders: this.#rawHeaders,
       wireBody: Buffer.concat(this.#chunks, this.#received),
       wire: this.#wire,
+      headersAtMs: this.#headersAtMs,
     });
   }
 

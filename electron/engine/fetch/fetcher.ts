@@ -34,6 +34,8 @@ export interface FetchResponse {
   startedAt: Date;
   /** From that attempt's start until its last body byte arrived. */
   durationMs: number;
+  /** From that attempt's start until its response headers arrived (time to first byte, near enough). */
+  headersMs: number;
 }
 
 export interface RetryInfo {
@@ -138,7 +140,7 @@ export class Fetcher {
       const waitMs = attempt <= maxRetries ? this.#retryWait(outcome, attempt) : null;
       if (waitMs === null) {
         if (outcome instanceof FetchError) throw attempt > 1 ? gaveUp(outcome, attempt) : outcome;
-        return this.#toResponse(url, outcome, startedAt, durationMs, headers);
+        return this.#toResponse(url, outcome, startedAt, outcome.headersAtMs - start, durationMs, headers);
       }
       onRetry?.({ attempt, waitMs, reason: describe(outcome) });
       await sleep(waitMs, signal);
@@ -169,7 +171,7 @@ export class Fetcher {
     return retryAfterMs(foldHeaders(outcome.rawHeaders)['retry-after']) ?? backoff();
   }
 
-  async #toResponse(url: string, ex: Exchange, startedAt: Date, durationMs: number, sent: readonly HeaderPair[]): Promise<FetchResponse> {
+  async #toResponse(url: string, ex: Exchange, startedAt: Date, headersMs: number, durationMs: number, sent: readonly HeaderPair[]): Promise<FetchResponse> {
     const headers = foldHeaders(ex.rawHeaders);
     const body = await decodeContent(ex.wireBody, headers['content-encoding'] ?? null, this.#settings.maxResponseBytes);
     return {
@@ -187,6 +189,7 @@ export class Fetcher {
       requestHeaders: ex.wire?.requestHeaders ?? [...sent],
       startedAt,
       durationMs,
+      headersMs,
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { RequestTiming } from '../../../shared/urlDetail.js';
 import type { CaptureOutcome } from '../../../shared/captures.js';
 import type { SkipReason, UrlState } from '../../../shared/crawl.js';
 import type { RecordPlace } from '../warc/types.js';
@@ -162,4 +163,6 @@ export interface UrlCapture {
   contentEncoding: string | null;
   /** ISO 8601. */
   fetchedAt: string;
+  /** The answering request's timing; null without an answer. */
+  timing: RequestTiming | null;
 }

@@ -63,6 +63,9 @@ export const ADDED_COLUMNS: readonly { table: string; column: string; sql: strin
   { table: 'urls', column: 'attempts', sql: 'ALTER TABLE urls ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0' },
   { table: 'urls', column: 'capture', sql: `ALTER TABLE urls ADD COLUMN capture INTEGER NOT NULL DEFAULT 1;\n${CAPTURE_ONE}` },
   { table: 'urls', column: 'score', sql: 'ALTER TABLE urls ADD COLUMN score REAL' },
+  { table: 'url_captures', column: 'requested_at', sql: 'ALTER TABLE url_captures ADD COLUMN requested_at TEXT' },
+  { table: 'url_captures', column: 'headers_ms', sql: 'ALTER TABLE url_captures ADD COLUMN headers_ms INTEGER' },
+  { table: 'url_captures', column: 'duration_ms', sql: 'ALTER TABLE url_captures ADD COLUMN duration_ms INTEGER' },
 ];
 
 /** Indexes on added columns, created once the columns exist. */
@@ -223,6 +226,10 @@ CREATE TABLE IF NOT EXISTS url_captures (
   warc_length INTEGER,
   content_encoding TEXT,
   fetched_at TEXT NOT NULL,
+  -- the answering request: when it was sent, ms until its headers and until its last byte
+  requested_at TEXT,
+  headers_ms INTEGER,
+  duration_ms INTEGER,
   PRIMARY KEY (url_id, capture_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS url_captures_by_capture ON url_captures (capture_id, outcome);

@@ -49,6 +49,10 @@ export function UrlDetailPanel({ jobId, url, onClose, onOpenUrl }: Props) {
   );
 }
 
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms.toLocaleString()} ms` : `${(ms / 1000).toLocaleString(undefined, { maximumFractionDigits: 2 })} s`;
+}
+
 function DetailBody({ detail, jobId, onOpenUrl }: { detail: UrlDetail; jobId: string; onOpenUrl(url: string): void }) {
   const r = detail.record;
   const w = detail.warc;
@@ -78,11 +82,22 @@ function DetailBody({ detail, jobId, onOpenUrl }: { detail: UrlDetail; jobId: st
         </p>
       )}
       <dl className="detail-list">
-        {w?.date && (
+        {detail.timing ? (
           <>
             <dt>Requested</dt>
-            <dd title="WARC-Date: when the request started (to the second)">{formatDate(w.date)}</dd>
+            <dd>{formatDate(detail.timing.requestedAt)}</dd>
+            <dt>Response time</dt>
+            <dd data-testid="url-detail-timing" title="From sending the request: until the response headers arrived, and until its last byte">
+              headers after {formatMs(detail.timing.headersMs)}, complete after {formatMs(detail.timing.durationMs)}
+            </dd>
           </>
+        ) : (
+          w?.date && (
+            <>
+              <dt>Requested</dt>
+              <dd title="WARC-Date: when the request started (to the second)">{formatDate(w.date)}</dd>
+            </>
+          )
         )}
         <dt>Outcome recorded</dt>
         <dd data-testid="url-detail-fetched">{detail.fetchedAt ? formatDate(detail.fetchedAt) : r.state === 'queued' ? 'not yet: still queued' : 'never fetched'}</dd>

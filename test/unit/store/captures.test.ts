@@ -41,6 +41,7 @@ describe('captures in the catalogue', () => {
     c.putUrlCapture({
       urlId, capture, outcome, httpStatus: status, contentType: 'text/html', bytes: 10, payloadDigest: digest, textDigest: digest,
       localPath: `p${urlId}.html`, etag: null, lastModified: null, record: null, contentEncoding: null, fetchedAt: new Date().toISOString(),
+      timing: status === null ? null : { requestedAt: '2026-11-25T10:00:00.000Z', headersMs: 12.4, durationMs: 30.6 },
     });
 
   it('starts captures, marks what a capture did not reach removed, and compares any two captures', () => {
@@ -79,6 +80,9 @@ describe('captures in the catalogue', () => {
       assert.equal(c.changes({ capture: 2, limit: 1 }).counts.removed, 2, 'counts are never capped');
       assert.deepEqual(c.listCaptures().map((k) => [k.id, k.counts.removed]), [[1, 0], [2, 2], [3, 0]]);
       assert.deepEqual(c.capturesOf('http://s.test/d').map((k) => k.outcome), ['new', 'removed']);
+      // Each answer's timing is kept with its capture, whole milliseconds; a removed URL had no request.
+      assert.deepEqual(c.capturesOf('http://s.test/d').map((k) => k.timing), [{ requestedAt: '2026-11-25T10:00:00.000Z', headersMs: 12, durationMs: 31 }, null]);
+      assert.deepEqual(c.urlFacts('http://s.test/a')?.timing, { requestedAt: '2026-11-25T10:00:00.000Z', headersMs: 12, durationMs: 31 });
     } finally {
       c.close();
     }

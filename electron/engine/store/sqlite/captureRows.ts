@@ -20,7 +20,7 @@ const DEFAULT_LIST_LIMIT = 1_000_000;
 const PRESENT_OUTCOMES = "('new', 'changed', 'markup-only', 'unchanged', 'not-modified')";
 
 const COLUMNS = `url_id, capture_id, outcome, http_status, content_type, bytes, payload_digest, text_digest, local_path, etag,
-  last_modified, warc_file, warc_offset, warc_length, content_encoding, fetched_at`;
+  last_modified, warc_file, warc_offset, warc_length, content_encoding, fetched_at, requested_at, headers_ms, duration_ms`;
 
 const SQL = {
   insertCapture: 'INSERT OR IGNORE INTO captures (id, started_at, state) VALUES (?, ?, ?)',
@@ -28,7 +28,8 @@ const SQL = {
   endRun: 'UPDATE captures SET state = ?, duration_ms = ?, finished_at = ? WHERE id = ?',
   previous: `SELECT ${COLUMNS} FROM url_captures WHERE url_id = ? AND capture_id < ? ORDER BY capture_id DESC LIMIT 1`,
   put: `INSERT OR REPLACE INTO url_captures (${COLUMNS}) VALUES (@urlId, @capture, @outcome, @httpStatus, @contentType, @bytes,
-    @payloadDigest, @textDigest, @localPath, @etag, @lastModified, @warcFile, @warcOffset, @warcLength, @contentEncoding, @fetchedAt)`,
+    @payloadDigest, @textDigest, @localPath, @etag, @lastModified, @warcFile, @warcOffset, @warcLength, @contentEncoding, @fetchedAt,
+    @requestedAt, @headersMs, @durationMs)`,
   sweepRemoved: `INSERT INTO url_captures (url_id, capture_id, outcome, content_type, bytes, local_path, fetched_at)
     SELECT p.url_id, @capture, 'removed', p.content_type, p.bytes, p.local_path, @at FROM url_captures p
     WHERE p.capture_id = (SELECT MAX(q.capture_id) FROM url_captures q WHERE q.url_id = p.url_id AND q.capture_id < @capture)
@@ -68,6 +69,9 @@ interface CaptureRow {
   warc_length: number | null;
   content_encoding: string | null;
   fetched_at: string;
+  requested_at: string | null;
+  headers_ms: number | null;
+  duration_ms: number | null;
 }
 
 /** The archive's captures and each URL's row per capture, in SQLite. */
@@ -76,7 +80,7 @@ export class SqliteCaptureRows implements Omit<CaptureStore, 'beginCapture'> {
   private current: number;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly meta: SqliteMeta,
   ) {
     this.sql = new Statements(db, SQL);
@@ -121,6 +125,9 @@ export class SqliteCaptureRows implements Omit<CaptureStore, 'beginCapture'> {
       warcFile: c.record?.file ?? null,
       warcOffset: c.record?.offset ?? null,
       warcLength: c.record?.length ?? null,
+      requestedAt: c.timing?.requestedAt ?? null,
+      headersMs: c.timing === null ? null : Math.round(c.timing.headersMs),
+      durationMs: c.timing === null ? null : Math.round(c.timing.durationMs),
     });
   }
 
@@ -226,5 +233,9 @@ function toUrlCapture(r: CaptureRow): UrlCapture {
     record: r.warc_file !== null && r.warc_offset !== null && r.warc_length !== null ? { file: r.warc_file, offset: r.warc_offset, length: r.warc_length } : null,
     contentEncoding: r.content_encoding,
     fetchedAt: r.fetched_at,
+    timing:
+      r.requested_at !== null && r.headers_ms !== null && r.duration_ms !== null
+        ? { requestedAt: r.requested_at, headersMs: r.headers_ms, durationMs: r.duration_ms }
+        : null,
   };
 }

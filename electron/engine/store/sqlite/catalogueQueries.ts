@@ -112,8 +112,10 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
         `SELECT u.url, u.state, u.depth, u.http_status, u.content_type, u.bytes, u.local_path, t.url AS redirect_to, u.skip_reason, u.error,
            u.fetched_at, u.via, p.url AS parent_url,
            (SELECT l.text FROM links l WHERE l.from_id = u.parent_id AND l.to_id = u.id AND l.text IS NOT NULL LIMIT 1) AS link_text,
-           r.file, r.offset, r.length, rb.http_status AS robots_status, rb.error AS robots_error, rb.site AS robots_site
+           r.file, r.offset, r.length, rb.http_status AS robots_status, rb.error AS robots_error, rb.site AS robots_site,
+           uc.requested_at, uc.headers_ms, uc.duration_ms
          FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id LEFT JOIN urls p ON p.id = u.parent_id
+           LEFT JOIN url_captures uc ON uc.url_id = u.id AND uc.capture_id = u.capture
            LEFT JOIN original_records r ON r.url_id = u.id
            LEFT JOIN robots rb ON rb.site = u.site AND u.skip_reason IN ('robots', 'robots:unreachable')
          WHERE u.url = ?`,
@@ -135,6 +137,10 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
       linkedFrom: r.parent_url ? { url: r.parent_url as string, text: (r.link_text as string | null) ?? null } : null,
       warcPlace: place,
       robots: r.robots_site ? { httpStatus: (r.robots_status as number | null) ?? null, error: (r.robots_error as string | null) ?? null } : null,
+      timing:
+        r.requested_at != null && r.headers_ms != null && r.duration_ms != null
+          ? { requestedAt: r.requested_at as string, headersMs: r.headers_ms as number, durationMs: r.duration_ms as number }
+          : null,
     };
   }
 
