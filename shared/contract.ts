@@ -2,7 +2,7 @@ import type { CaptureSummary, ChangeReport, UrlCaptureInfo } from './captures.js
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
-import { AppSettingsSchema, type AppSettings, type Job, type JobIssue } from './job.js';
+import { AppSettingsSchema, LiveControlSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
 
@@ -155,6 +155,8 @@ export const COMMANDS = {
   'jobs.delete': { args: z.object({ id, deleteArchive: z.boolean() }).strict() },
   'jobs.start': { args: z.object({ id }).strict() },
   'jobs.pause': { args: z.object({ id }).strict() },
+  /** Politeness changed while the job's crawl runs; kept with the job. */
+  'jobs.control': { args: z.object({ id, control: LiveControlSchema }).strict() },
   'jobs.resume': { args: z.object({ id }).strict() },
   'jobs.cancel': { args: z.object({ id }).strict() },
   'jobs.stats': { args: z.object({ id }).strict() },
@@ -244,6 +246,7 @@ export interface CommandResults {
   'jobs.delete': DeleteReport;
   'jobs.start': JobSummary;
   'jobs.pause': JobSummary;
+  'jobs.control': JobSummary;
   'jobs.resume': JobSummary;
   'jobs.cancel': JobSummary;
   'jobs.stats': CrawlStats;

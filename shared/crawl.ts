@@ -1,3 +1,5 @@
+import type { Job } from './job.js';
+
 /** Why a discovered URL was not fetched. Recorded per URL in the catalogue. */
 export const SKIP_REASONS = [
   'scope',
@@ -104,6 +106,8 @@ export interface StateEvent {
   type: 'state';
   state: CrawlState;
   message?: string;
+  /** The job's politeness after a change made while the crawl runs. */
+  politeness?: Job['politeness'];
 }
 
 export type CrawlEvent = ProgressEvent | UrlEvent | StateEvent;

@@ -69,6 +69,19 @@ export const PolitenessSchema = z
   })
   .strict();
 
+/**
+ * Politeness changed while a crawl runs (`harvest control`, the progress view): what is given
+ * replaces the job's setting; the crawl applies it within a second and keeps it for later runs.
+ */
+export const LiveControlSchema = z
+  .object({
+    perHostConnections: PolitenessSchema.shape.perHostConnections.unwrap().optional(),
+    delayMs: nonNegativeInt.nullable().optional(),
+  })
+  .strict()
+  .refine((c) => c.perHostConnections !== undefined || c.delayMs !== undefined, 'give connections, a delay, or both');
+export type LiveControl = z.infer<typeof LiveControlSchema>;
+
 export const TrapGuardsSchema = z
   .object({
     maxUrlLength: positiveInt.default(2048),

@@ -395,6 +395,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./export.js')).runExport(rest);
     case 'thumbnails':
       return (await import('./thumbnails.js')).runThumbnails(rest);
+    case 'control':
+      return (await import('./control.js')).runControl(rest);
     case 'metadata':
       return (await import('./metadata.js')).runMetadata(rest);
     case 'extract':

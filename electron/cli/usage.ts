@@ -3,7 +3,7 @@
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report', 'thumbnails'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report', 'thumbnails', 'control'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -21,6 +21,7 @@ export const METADATA_USAGE = 'harvest metadata <archive-dir> [--set field=value
 export const VERIFY_USAGE = 'harvest verify <bag-dir-or-wacz> [--deep] [--json] [--quiet]';
 export const SEARCH_USAGE = 'harvest search <archive-dir> <query> [--json] [--limit N] [--type html|pdf|text] [--capture N]';
 export const REINDEX_USAGE = 'harvest reindex <archive-dir> [--quiet]';
+export const CONTROL_USAGE = 'harvest control <archive-dir> [--connections <n>] [--delay-ms <ms> | --adaptive-delay]';
 export const THUMBNAILS_USAGE = 'harvest thumbnails <archive-dir> [--browser-path <file>] [--quiet]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
 
@@ -42,6 +43,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   reindex: REINDEX_USAGE,
   report: REPORT_USAGE,
   thumbnails: THUMBNAILS_USAGE,
+  control: CONTROL_USAGE,
 };
 
 const CRAWL_OPTIONS_HELP = `options:
@@ -97,6 +99,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   search: `Full-text search of an archive's pages, best first (BM25), with highlighted snippets.\nQueries: words (all must match), "a phrase", OR, NOT, prefix*.\n\nusage: ${SEARCH_USAGE}\n\noptions:\n  --json          {"total": N, "hits": [...]} instead of lines\n  --limit <n>     at most n hits (default 20)\n  --type <t>      only html, pdf or text documents\n  --capture <n>   only that capture`,
   reindex: `Build the full-text index of an archive from its saved pages, without crawling again.\n\nusage: ${REINDEX_USAGE}\n\noptions:\n  --quiet   no progress line`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,
+  control: `Change a crawl's politeness while it runs (within a second, whichever process runs it), or for\nits next run when none is running. The change is kept with the job.\n\nusage: ${CONTROL_USAGE}\n\noptions:\n  --connections <n>   requests at once per host (1-64)\n  --delay-ms <ms>     a fixed gap between the starts of two requests to one host\n  --adaptive-delay    twice the host's last response time, at least 250 ms`,
   thumbnails: `Make the missing thumbnails of an archive's pages from its offline copy, with nothing but\nthe copy reachable (written under thumbnails/, not to the WARC).\n\nusage: ${THUMBNAILS_USAGE}\n\noptions:\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,
   serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)\n  --open <dir>       add an archive folder on disk (say, one kept when its job was deleted) to the library (repeatable)`,
 };

@@ -72,6 +72,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'jobs.delete': (a) => jobs.delete(a.id, a.deleteArchive),
     'jobs.start': (a) => jobs.start(a.id),
     'jobs.pause': (a) => jobs.pause(a.id),
+    'jobs.control': (a) => jobs.control(a.id, a.control),
     'jobs.resume': (a) => jobs.resume(a.id),
     'jobs.cancel': (a) => jobs.cancel(a.id),
     'jobs.stats': (a) => jobs.query(a.id, { kind: 'stats' }),

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CrawlCounts, CrawlState, ProgressEvent, UrlEvent } from '../../shared/crawl.js';
+import type { Job } from '../../shared/job.js';
 import { collectCrawlHeapSooner, CRAWL_WORKER_HEAP } from './crawlHeap.js';
 import { QUERY_ANSWER_SCHEMAS, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { FromWorkerSchema, type CrawlWorkerData, type ToWorker } from './workerProtocol.js';
@@ -17,7 +18,7 @@ export interface RunOutcome {
 
 export interface RunnerEvents {
   onProgress(progress: ProgressEvent, urls: UrlEvent[]): void;
-  onState(state: CrawlState, message?: string): void;
+  onState(state: CrawlState, message?: string, politeness?: Job['politeness']): void;
 }
 
 /** The worker ended (or is ending) before it answered: the caller asks the archive directly instead. */
@@ -60,7 +61,7 @@ export class CrawlRunner {
             events.onProgress(m.progress, m.urls);
             break;
           case 'state':
-            events.onState(m.state, m.message);
+            events.onState(m.state, m.message, m.politeness);
             break;
           case 'reply':
             this.settleReply(m.requestId, m.value, m.error);

@@ -55,7 +55,7 @@ function crawlArchive(archive: Archive): void {
           post({ type: 'progress', progress: e, urls: pendingUrls });
           pendingUrls = [];
         } else {
-          post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }) });
+          post({ type: 'state', state: e.state, ...(e.message !== undefined && { message: e.message }), ...(e.politeness !== undefined && { politeness: e.politeness }) });
           // Deferred: run() is still setting up when it announces 'running'.
           if (e.state === 'running' && pauseRequested) setImmediate(() => crawl?.pause());
         }

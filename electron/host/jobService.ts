@@ -4,7 +4,8 @@ import path from 'node:path';
 import { RATE_HISTORY_POINTS, type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
-import { JobValidationError, parseJob, type AppSettings, type Job } from '../../shared/job.js';
+import { JobValidationError, parseJob, type AppSettings, type Job, type LiveControl } from '../../shared/job.js';
+import { requestControl } from '../engine/crawl/liveControl.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { readCaptureContent } from '../engine/crawl/captureContent.js';
 import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js';
@@ -252,6 +253,14 @@ export class JobService {
     }
   }
 
+  /** Drops a politeness change into the running crawl's archive folder; the crawl reports what it applied. */
+  control(id: string, control: LiveControl): JobSummary {
+    const r = this.record(id);
+    if (r.status !== 'running') throw new HostError('conflict', `a ${r.status} job's crawl is not running; edit the job's settings instead`);
+    requestControl(r.archiveDir, control);
+    return this.summary(r);
+  }
+
   pause(id: string): JobSummary {
     const r = this.record(id);
     const runner = this.runners.get(id);
@@ -355,9 +364,14 @@ export class JobService {
           this.publish({ type: 'progress', id: r.id, progress });
           if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
         },
-        onState: (state) => {
+        onState: (state, _message, politeness) => {
           if (state === 'pausing' && r.status === 'running') {
             r.status = 'pausing';
+            this.changed(r);
+          }
+          // Changed while running (jobs.control or `harvest control`): the crawl kept it with the job.
+          if (politeness !== undefined) {
+            r.job = { ...(r.job as Job), politeness };
             this.changed(r);
           }
         },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SKIP_REASONS, URL_STATES } from '../../shared/crawl.js';
 import { ArchiveQuerySchema, CountsSchema } from './archiveQueries.js';
+import { PolitenessSchema } from '../../shared/job.js';
 
 /** Messages between the host and a crawl worker. Both directions are validated on arrival. */
 
@@ -39,7 +40,7 @@ export const ProgressEventSchema = z.object({
 export const FromWorkerSchema = z.discriminatedUnion('type', [
   /** One per progress tick: the counters and every URL settled since the previous tick. */
   z.object({ type: z.literal('progress'), progress: ProgressEventSchema, urls: z.array(UrlEventSchema) }),
-  z.object({ type: z.literal('state'), state: crawlState, message: z.string().optional() }),
+  z.object({ type: z.literal('state'), state: crawlState, message: z.string().optional(), politeness: PolitenessSchema.optional() }),
   /** The answer to a query: its value, or the error's message. */
   z.object({ type: z.literal('reply'), requestId: z.number().int(), value: z.unknown(), error: z.string().nullable() }),
   /** The archive could not be used (not an archive, in use, from a newer version): nothing ran. */

@@ -23,6 +23,7 @@ import { fetchSiteRobots } from './robotsFetch.js';
 import { adaptiveWait, gateLimitsFor } from './politeDelay.js';
 import { closeQuietly, openArchiving } from './archivingParts.js';
 import { UrlProcessor } from './urlProcessor.js';
+import { applyControl, describePoliteness, takeControl } from './liveControl.js';
 import { indexMissing } from './textIndexing.js';
 import { unreachedSeeds } from './seedOutcomes.js';
 import { STATE_MESSAGE } from '../store/stats.js';
@@ -265,7 +266,29 @@ export class Crawl {
     if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
       this.archive.catalogue.checkpoint();
       this.lastWalCheckpointMs = Date.now();
+      this.takeLiveControl();
     }
+  }
+
+  /**
+   * Applies a politeness change dropped into the archive folder (requestControl) and keeps it with
+   * the job, so a resumed run goes on with it. The gates, lanes and connection pool follow at once.
+   */
+  private takeLiveControl(): void {
+    const control = takeControl(this.archive.dir);
+    if (control === null) return;
+    if ('error' in control) {
+      this.emit({ type: 'state', state: this.crawlState, message: `politeness change refused: ${control.error}` });
+      return;
+    }
+    const politeness = applyControl(this.job, control);
+    Object.assign(this.job.politeness, politeness);
+    this.archive.catalogue.setMeta('job', JSON.stringify(this.job));
+    this.fetcher.setConnectionsPerOrigin(politeness.perHostConnections);
+    this.lanes.raiseCapacity(politeness.perHostConnections);
+    for (const s of this.lanes.knownSites()) this.gates.relax(s.host, gateLimitsFor(this.job, s.robots ?? ALLOW_ALL));
+    this.emit({ type: 'state', state: this.crawlState, message: `now ${describePoliteness(politeness)}`, politeness });
+    this.pump();
   }
 
   private progress(): ProgressEvent {

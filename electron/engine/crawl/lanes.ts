@@ -89,6 +89,16 @@ export class Lanes {
     this.lanes = Array.from({ length: Math.max(1, count) }, (_, i) => ({ name: `lane-${i}`, active: 0, capacity, sites: [], cursor: 0 }));
   }
 
+  /** Every site with work or known robots.txt, as the crawl loop sees it. */
+  knownSites(): IterableIterator<SiteWork> {
+    return this.sites.values();
+  }
+
+  /** Lets each lane run at least `capacity` requests at once (more connections per host were allowed). */
+  raiseCapacity(capacity: number): void {
+    for (const lane of this.lanes) lane.capacity = Math.max(lane.capacity, capacity);
+  }
+
   /** A URL of `site` was queued (with its best-first score, if any). */
   siteHasWork(site: string, score?: number): void {
     const known = this.sites.get(site);

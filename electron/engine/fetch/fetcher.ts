@@ -69,7 +69,8 @@ const DEFAULT_BACKOFF_BASE_MS = 1000;
 
 /** HTTP GETs for one crawl over a shared keep-alive connection pool. */
 export class Fetcher {
-  readonly #agent: Agent;
+  #agent: Agent;
+  #connections: number;
   readonly #tap = new WireTap();
   readonly #settings: FetcherOptions;
   readonly #requestHeaders: readonly HeaderPair[];
@@ -79,14 +80,20 @@ export class Fetcher {
 
   constructor(opts: FetcherOptions) {
     this.#settings = opts;
+    this.#connections = opts.connectionsPerOrigin;
     this.#requestHeaders = [
       ['User-Agent', opts.userAgent],
       ['Accept', ACCEPT],
       ['Accept-Encoding', ACCEPT_ENCODING],
       ...(opts.extraHeaders ?? []),
     ];
-    this.#agent = new Agent({
-      connections: opts.connectionsPerOrigin,
+    this.#agent = this.#newAgent(opts.connectionsPerOrigin);
+  }
+
+  #newAgent(connections: number): Agent {
+    const opts = this.#settings;
+    return new Agent({
+      connections,
       // One request at a time on a connection, kept alive between requests (0 would turn keep-alive off).
       pipelining: 1,
       connect: { timeout: opts.connectTimeoutMs },
@@ -94,6 +101,18 @@ export class Fetcher {
       // An idle timer: undici restarts it on every chunk, hence the deadline in exchange().
       bodyTimeout: opts.bodyIdleTimeoutMs,
     });
+  }
+
+  /**
+   * Changes the most connections to one origin while fetches run: later requests go through a new
+   * pool; the old one finishes the requests it has and closes its connections.
+   */
+  setConnectionsPerOrigin(connections: number): void {
+    if (this.#closed || connections === this.#connections) return;
+    const old = this.#agent;
+    this.#agent = this.#newAgent(connections);
+    this.#connections = connections;
+    void old.close().catch(() => {});
   }
 
   /** One HTTP GET, no redirect following, with retries for 429/503 (honouring Retry-After) and transient network errors. */

@@ -11,6 +11,12 @@ export interface GateLimits {
 /** What a crawl needs of a gate registry; shared across worker threads by SharedHostGates. */
 export interface HostGates {
   tryAcquire(host: string, limits: GateLimits): (() => void) | number;
+  /**
+   * A crawl's own limits were changed while it runs: the host's slot takes them at once (it keeps
+   * the strictest otherwise, so a raise would never show); another crawl of the same host brings
+   * its stricter limits back with its next request.
+   */
+  relax(host: string, limits: GateLimits): void;
   onRelease(listener: () => void): () => void;
 }
 
@@ -59,6 +65,11 @@ export class HostGateRegistry implements HostGates {
         for (const l of this.listeners) l();
       });
     };
+  }
+
+  relax(host: string, limits: GateLimits): void {
+    const slot = this.slots.get(host);
+    if (slot) slot.limits = { ...limits };
   }
 
   /** Calls `listener` whenever a slot is released; returns the function that unsubscribes. */

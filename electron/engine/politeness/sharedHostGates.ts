@@ -85,6 +85,22 @@ export class SharedHostGates implements HostGates {
     };
   }
 
+  relax(host: string, limits: GateLimits): void {
+    const hash = hashHost(host);
+    const at = 1 + ((hash >>> 0) % SLOTS) * FIELDS;
+    const i = this.ints;
+    this.lock();
+    try {
+      // Only the slot's own host: another host hashed to it keeps its limits.
+      if (i[at] !== hash) return;
+      i[at + 2] = limits.maxConnections;
+      i[at + 3] = limits.delayMs;
+    } finally {
+      this.unlock();
+    }
+    this.notify();
+  }
+
   onRelease(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and the
  * full-text index with their SQLite side files (and an index being rebuilt), the offline copy, the
- * WARC files, the thumbnails of rendered pages, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
+ * WARC files, the thumbnails of rendered pages, a live control request, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
  */
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const TEXT_INDEX_FILE = 'text.sqlite';
@@ -14,6 +14,8 @@ export const WARC_DIR = 'warc';
 export const TMP_DIR = '.partial';
 /** Pictures of rendered pages (see thumbnails.ts). */
 export const THUMBNAILS_DIR = 'thumbnails';
+/** A live politeness change waiting for the running crawl (see crawl/liveControl.ts). */
+export const CONTROL_FILE = 'control.json';
 const sqliteFiles = (db: string): string[] => [db, `${db}-wal`, `${db}-shm`, `${db}-journal`];
 const HARVEST_NAMES: ReadonlySet<string> = new Set([
   ...sqliteFiles(CATALOGUE_FILE),
@@ -23,6 +25,7 @@ const HARVEST_NAMES: ReadonlySet<string> = new Set([
   WARC_DIR,
   TMP_DIR,
   THUMBNAILS_DIR,
+  CONTROL_FILE,
 ]);
 export const WRITE_PROBE_PREFIX = '.harvest-write-test-';
 

@@ -5,6 +5,7 @@ import { selectJob, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { selectProgress, useProgress } from '../../stores/progress.js';
 import { Sparkline } from '../Sparkline/index.js';
+import { LiveControl } from '../LiveControl/index.js';
 import { SKIP_LABELS } from '../../lib/vocabulary.js';
 
 
@@ -78,6 +79,7 @@ export function Progress({ id }: { id: string }) {
           {finishing.total > 0 ? Math.floor((finishing.done / finishing.total) * 100) : 100}%)
         </p>
       )}
+      {job.status === 'running' && !finishing && <LiveControl id={id} politeness={job.job.politeness} />}
       {focus && (
         <p className="harvest-rate" data-testid="progress-harvest-rate">
           Focused harvest: harvest rate {focus.harvestRate === null ? '—' : `${(focus.harvestRate * 100).toFixed(1)}%`} (

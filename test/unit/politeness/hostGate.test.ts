@@ -43,6 +43,18 @@ describe('HostGateRegistry', () => {
     assert.equal(gates.inFlight('a.test'), 1);
   });
 
+  it("takes a crawl's raised limits at once while the host is busy", () => {
+    const gates = new HostGateRegistry(() => 0);
+    const two = { maxConnections: 2, delayMs: 0 };
+    const six = { maxConnections: 6, delayMs: 0 };
+    gates.tryAcquire('a.test', two);
+    gates.tryAcquire('a.test', two);
+    assert.equal(gates.tryAcquire('a.test', six), Infinity, 'busy: the strictest limit so far holds');
+    gates.relax('a.test', six);
+    for (let i = 0; i < 4; i++) assert.equal(typeof gates.tryAcquire('a.test', six), 'function');
+    assert.equal(gates.tryAcquire('a.test', six), Infinity, 'six at once, no more');
+  });
+
   it('tells listeners when a slot is released', async () => {
     const gates = new HostGateRegistry(() => 0);
     let heard = 0;

@@ -28,6 +28,21 @@ describe('host gates shared across threads', () => {
     b.close();
   });
 
+  it("takes a crawl's raised limits at once, and another crawl's stricter ones back at its next request", () => {
+    const [a, b] = pair(() => 1000);
+    const two = { maxConnections: 2, delayMs: 0 };
+    const six = { maxConnections: 6, delayMs: 0 };
+    a.tryAcquire('example.org', two);
+    a.tryAcquire('example.org', two);
+    assert.equal(a.tryAcquire('example.org', six), Infinity);
+    a.relax('example.org', six);
+    assert.equal(typeof a.tryAcquire('example.org', six), 'function', 'the raise shows at once');
+    b.relax('other.org', six);
+    assert.equal(b.tryAcquire('example.org', { maxConnections: 3, delayMs: 0 }), Infinity, "another crawl's limit of 3 holds again: 3 are running");
+    a.close();
+    b.close();
+  });
+
   it('spaces request starts by the longer delay across crawls, then forgets an idle host', () => {
     let t = 1000;
     const [a, b] = pair(() => t);

@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { LiveControlSchema, type LiveControl } from '../../shared/job.js';
+import { applyControl, describePoliteness, requestControl } from '../engine/crawl/liveControl.js';
+import { Archive } from '../engine/store/archive.js';
+import { CONTROL_FILE } from '../engine/store/archiveFolder.js';
+import { ArchiveInUseError } from '../engine/store/catalogue.js';
+import { CONTROL_USAGE, UsageError } from './usage.js';
+
+/** How long `harvest control` waits for a running crawl to take the change (it looks once a second). */
+const TAKE_TIMEOUT_MS = 5_000;
+
+/**
+ * `harvest control <archive-dir> [--connections N] [--delay-ms M | --adaptive-delay]`: changes a
+ * crawl's politeness, at once if it is running (in this or another process), else for its next run.
+ */
+export async function runControl(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { connections: { type: 'string' }, 'delay-ms': { type: 'string' }, 'adaptive-delay': { type: 'boolean' } },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message, 'control');
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('control needs exactly one <archive-dir>', 'control');
+  if (values['delay-ms'] !== undefined && values['adaptive-delay']) throw new UsageError('give --delay-ms or --adaptive-delay, not both', 'control');
+  const wanted = LiveControlSchema.safeParse({
+    ...(values.connections !== undefined && { perHostConnections: Number(values.connections) }),
+    ...(values['delay-ms'] !== undefined && { delayMs: Number(values['delay-ms']) }),
+    ...(values['adaptive-delay'] && { delayMs: null }),
+  });
+  if (!wanted.success) {
+    throw new UsageError(wanted.error.issues.map((i) => (i.path[0] === 'perHostConnections' ? `--connections: ${i.message}` : i.path[0] === 'delayMs' ? `--delay-ms: ${i.message}` : i.message)).join('; '), 'control');
+  }
+  const dir = path.resolve(positionals[0]!);
+  return (await changeIdle(dir, wanted.data)) ?? (await changeRunning(dir, wanted.data));
+}
+
+/** No crawl holds the archive: the job is changed for its next run. Null when a crawl holds it. */
+async function changeIdle(dir: string, control: LiveControl): Promise<number | null> {
+  let archive: Archive;
+  try {
+    archive = Archive.open(dir);
+  } catch (e) {
+    if (e instanceof ArchiveInUseError) return null;
+    throw e;
+  }
+  try {
+    const politeness = applyControl(archive.job, control);
+    archive.catalogue.setMeta('job', JSON.stringify({ ...archive.job, politeness }));
+    process.stdout.write(`no crawl is running on ${dir}; its next run will use ${describePoliteness(politeness)}\n`);
+    return 0;
+  } finally {
+    archive.close();
+  }
+}
+
+/** A crawl holds the archive: the change is dropped into the folder for it to take. */
+async function changeRunning(dir: string, control: LiveControl): Promise<number> {
+  requestControl(dir, control);
+  const file = path.join(dir, CONTROL_FILE);
+  const deadline = Date.now() + TAKE_TIMEOUT_MS;
+  while (existsSync(file) && Date.now() < deadline) await sleep(100);
+  if (existsSync(file)) {
+    process.stdout.write(`the crawl holding ${dir} has not taken the change yet; it will at its next check\n`);
+    return 0;
+  }
+  process.stdout.write(`the running crawl took the change (see its progress for the settings now in force)\n`);
+  return 0;
+}

@@ -1,0 +1,55 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LiveControlSchema, type Job, type LiveControl } from '../../../shared/job.js';
+import { CONTROL_FILE, TMP_DIR } from '../store/archiveFolder.js';
+
+/**
+ * Politeness changed while a crawl runs, across processes: `harvest control` (or the app's host)
+ * drops `control.json` into the archive folder and the crawl takes it at its next tick, as
+ * Heritrix takes files dropped into its action directory. A file makes it work whichever process
+ * runs the crawl (the catalogue is locked by that process).
+ */
+export function requestControl(archiveDir: string, control: LiveControl): void {
+  const tmpDir = path.join(archiveDir, TMP_DIR);
+  mkdirSync(tmpDir, { recursive: true });
+  const tmp = path.join(tmpDir, `${CONTROL_FILE}.${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(LiveControlSchema.parse(control)));
+  // Whole or not at all: the crawl never reads half a file.
+  renameSync(tmp, path.join(archiveDir, CONTROL_FILE));
+}
+
+/** The control request waiting in the folder, removed as it is taken; null when none; an error names what is wrong with it. */
+export function takeControl(archiveDir: string): LiveControl | { error: string } | null {
+  const file = path.join(archiveDir, CONTROL_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  rmSync(file, { force: true });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { error: `${CONTROL_FILE} is not JSON` };
+  }
+  const parsed = LiveControlSchema.safeParse(json);
+  return parsed.success ? parsed.data : { error: `${CONTROL_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
+}
+
+/** The job's politeness with the control applied. */
+export function applyControl(job: Job, control: LiveControl): Job['politeness'] {
+  return {
+    ...job.politeness,
+    ...(control.perHostConnections !== undefined && { perHostConnections: control.perHostConnections }),
+    ...(control.delayMs !== undefined && { delayMs: control.delayMs }),
+  };
+}
+
+/** How a politeness setting reads in a message: "3 connections per host, adaptive delay". */
+export function describePoliteness(p: Job['politeness']): string {
+  const connections = `${p.perHostConnections} connection${p.perHostConnections === 1 ? '' : 's'} per host`;
+  return `${connections}, ${p.delayMs === null ? 'adaptive delay' : `${p.delayMs} ms between requests`}`;
+}

@@ -1,0 +1,1 @@
+export { LiveControl } from './LiveControl.js';
