@@ -1,25 +1,16 @@
-import { parseArgs } from 'node:util';
 import type { ChangeReport } from '../../shared/captures.js';
 import { Archive } from '../engine/store/archive.js';
-import { UsageError } from './usage.js';
+import { parseCommandArgs, UsageError } from './usage.js';
 
 /** `harvest changes` (what changed in a capture) and `harvest captures` (every capture with its counts). */
 export async function runCaptureCommand(command: 'changes' | 'captures', args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options:
-        command === 'changes'
-          ? { json: { type: 'boolean' }, capture: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' } }
-          : { json: { type: 'boolean' } },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message, command);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(
+    command,
+    args,
+    command === 'changes'
+      ? { json: { type: 'boolean' }, capture: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' } }
+      : { json: { type: 'boolean' } },
+  );
   if (positionals.length !== 1) throw new UsageError(`${command} needs exactly one <archive-dir>`, command);
   const archive = Archive.open(positionals[0]!, { readonly: true });
   try {

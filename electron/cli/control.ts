@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { LiveControlSchema, type LiveControl } from '../../shared/job.js';
 import { applyControl, describePoliteness, requestControl } from '../engine/crawl/liveControl.js';
 import { Archive } from '../engine/store/archive.js';
 import { CONTROL_FILE } from '../engine/store/archiveFolder.js';
 import { ArchiveInUseError } from '../engine/store/catalogue.js';
-import { CONTROL_USAGE, UsageError } from './usage.js';
+import { parseCommandArgs, UsageError } from './usage.js';
 
 /** How long `harvest control` waits for a running crawl to take the change (it looks once a second). */
 const TAKE_TIMEOUT_MS = 5_000;
@@ -17,18 +16,11 @@ const TAKE_TIMEOUT_MS = 5_000;
  * crawl's politeness, at once if it is running (in this or another process), else for its next run.
  */
 export async function runControl(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { connections: { type: 'string' }, 'delay-ms': { type: 'string' }, 'adaptive-delay': { type: 'boolean' } },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message, 'control');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs('control', args, {
+    connections: { type: 'string' },
+    'delay-ms': { type: 'string' },
+    'adaptive-delay': { type: 'boolean' },
+  });
   if (positionals.length !== 1) throw new UsageError('control needs exactly one <archive-dir>', 'control');
   if (values['delay-ms'] !== undefined && values['adaptive-delay']) throw new UsageError('give --delay-ms or --adaptive-delay, not both', 'control');
   const wanted = LiveControlSchema.safeParse({

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import type { CrawlEvent } from '../../shared/crawl.js';
 import { CookiesTxtError, parseCookiesTxt } from '../../shared/cookiesTxt.js';
 import { JobValidationError, parseJob, type Cookie, type Job, type JobInput } from '../../shared/job.js';
@@ -21,7 +21,7 @@ import { ProgressLine } from './progressLine.js';
 import { readTemplateFile } from './templateFile.js';
 import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
-import { COMMAND_HELP, COMMANDS, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
+import { COMMAND_HELP, COMMANDS, parseCommandArgs, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
 import { countsSentence, formatDuration } from '../../shared/format.js';
 
 const USAGE = `usage:
@@ -111,14 +111,6 @@ const CRAWL_OPTIONS = {
   'events-jsonl': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(command: CliCommand, args: string[], options: O) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message, command);
-  }
-}
-
 function int(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} needs a whole number, got '${v}'`, 'crawl');
@@ -139,7 +131,7 @@ function checkSeeds(urls: string[], seedsFile: string | undefined): void {
   }
 }
 
-function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput {
+function jobFromFlags(seeds: string[], v: ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values']): JobInput {
   const durationS = int(v['max-duration'], 'max-duration');
   const pageTimeoutS = int(v['page-timeout'], 'page-timeout');
   for (const flag of ['browser-path', 'render-pages', 'page-timeout', 'screenshots'] as const) {
@@ -197,7 +189,7 @@ function jobFromFlags(seeds: string[], v: ReturnType<typeof parse<typeof CRAWL_O
 }
 
 /** The job's request settings from the flags; the cookies file is read here, the password from the environment. */
-function requestFromFlags(v: ReturnType<typeof parse<typeof CRAWL_OPTIONS>>['values']): JobInput['request'] {
+function requestFromFlags(v: ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values']): JobInput['request'] {
   let cookies: Cookie[] = [];
   if (v.cookies !== undefined) {
     try {
@@ -292,7 +284,7 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'crawl': {
-      const { values, positionals } = parse('crawl', rest, CRAWL_OPTIONS);
+      const { values, positionals } = parseCommandArgs('crawl', rest, CRAWL_OPTIONS);
       const seedsFile = values['seeds-file'];
       checkSeeds(positionals, seedsFile);
       if (!values.out) throw new UsageError('crawl needs --out <archive-dir>', 'crawl');
@@ -313,13 +305,13 @@ async function main(argv: string[]): Promise<number> {
       return runCrawl(values.out, values.quiet ?? false, events, seedsFile);
     }
     case 'resume': {
-      const { values, positionals } = parse('resume', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
+      const { values, positionals } = parseCommandArgs('resume', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
       if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>', 'resume');
       const events = openEventLog(values['events-jsonl']);
       return runCrawl(positionals[0]!, values.quiet ?? false, events);
     }
     case 'recrawl': {
-      const { values, positionals } = parse('recrawl', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
+      const { values, positionals } = parseCommandArgs('recrawl', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
       if (positionals.length !== 1) throw new UsageError('recrawl needs exactly one <archive-dir>', 'recrawl');
       const events = openEventLog(values['events-jsonl']);
       // The new capture begins here, in one transaction; the crawl that makes it runs as a resume does.
@@ -336,7 +328,7 @@ async function main(argv: string[]): Promise<number> {
     case 'captures':
       return (await import('./changes.js')).runCaptureCommand(command, rest);
     case 'stats': {
-      const { values, positionals } = parse('stats', rest, { json: { type: 'boolean' } });
+      const { values, positionals } = parseCommandArgs('stats', rest, { json: { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('stats needs exactly one <archive-dir>', 'stats');
       const archive = Archive.open(positionals[0]!, { readonly: true });
       try {
@@ -363,7 +355,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'list': {
-      const { values, positionals } = parse('list', rest, { json: { type: 'boolean' } });
+      const { values, positionals } = parseCommandArgs('list', rest, { json: { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('list needs exactly one <archive-dir>', 'list');
       const archive = Archive.open(positionals[0]!, { readonly: true });
       try {

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 /**
  * What every command shares about how it is called, kept apart from the commands themselves so
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
@@ -106,3 +107,12 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
 
 /** Whether the arguments ask for help (`-h` or `--help` anywhere). */
 export const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
+
+/** A command's arguments parsed strictly; a wrong flag is a UsageError that prints the command's usage line. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(command: CliCommand, args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message, command);
+  }
+}

@@ -89,7 +89,13 @@ test('cancel asks first, sits apart from Pause, and stops the job for good', asy
   await createJob(page, 'Slow crawl to cancel', `${site.origin}/`, { 'politeness.perHostConnections': '1', 'politeness.delayMs': '300' });
   await page.getByTestId('job-start').click();
   await waitForStatus(page, /running/, 30_000);
-  await expect(page.getByTestId('progress-percent')).toContainText(/% of the [\d,]+ URLs? found so far/);
+  await expect(page.getByTestId('progress-percent')).toContainText(/% of the [\d,]+ URLs? found so far/, { timeout: 20_000 });
+  // Politeness changed without pausing: the crawl takes it and the job shows what is in force.
+  await expect(page.getByTestId('live-control')).toContainText('Now: 1 connection per host, 300 ms between requests');
+  await page.getByTestId('live-delay').fill('200');
+  await page.getByTestId('live-apply').click();
+  await expect(page.getByTestId('live-control')).toContainText('Now: 1 connection per host, 200 ms between requests', { timeout: 10_000 });
+  await expect(page.getByTestId('live-applied')).toBeVisible();
   await page.getByTestId('job-cancel').click();
   await expect(page.getByTestId('job-cancel-confirm')).toBeVisible();
   await shots(page, 'cancel-confirm');

@@ -1,7 +1,7 @@
 import type { SkipReason } from '../../../shared/crawl.js';
 import type { Job } from '../../../shared/job.js';
 import { ScopeRules } from '../scope.js';
-import type { Catalogue, UrlRow } from '../store/catalogue.js';
+import type { Catalogue, Readmission, UrlRow } from '../store/catalogue.js';
 import { queryVariantKey, trapReason } from '../traps.js';
 import type { ProgressMeter } from './progress.js';
 
@@ -94,35 +94,28 @@ export class Frontier {
     }
     // A site is an origin: robots.txt and politeness both apply per scheme, host and port.
     const site = new URL(d.url).origin;
-    const depth = d.sameDepth ? d.parentDepth : d.parentId === null ? 0 : d.parentDepth + 1;
-    const reason = this.skipReason(d, depth) ?? (d.pastLinkCap ? 'limit:links-per-page' : null);
-    const state = reason === null ? 'queued' : 'skipped';
-    const row = this.catalogue.insert({
-      url: d.url,
-      site,
-      depth,
-      state,
-      requisite: d.requisite,
-      parentId: d.parentId,
-      via: d.via,
-      typeHint: d.typeHint,
-      redirectHops: d.redirectHops,
-      skipReason: reason,
-      score: d.score ?? null,
-    });
-    this.meter.discovered(state, reason);
-    if (state === 'queued') this.onQueued(site, d.score);
+    const admission = this.admission(d);
+    const row = this.catalogue.insert({ url: d.url, site, ...admission });
+    this.meter.discovered(admission.state, admission.skipReason);
+    if (admission.state === 'queued') this.onQueued(site, d.score);
     return row;
   }
 
   /** A URL of an earlier capture met again in this one is admitted as if it were new. */
   private readmit(row: UrlRow, d: Discovery): void {
+    const admission = this.admission(d);
+    this.catalogue.readmit(row, admission);
+    this.meter.discovered(admission.state, admission.skipReason);
+    if (admission.state === 'queued') this.onQueued(row.site, d.score);
+  }
+
+  /** What admission gives a discovered URL: its depth, queued or skipped (and why), and the rest of its row. */
+  private admission(d: Discovery): Readmission {
     const depth = d.sameDepth ? d.parentDepth : d.parentId === null ? 0 : d.parentDepth + 1;
     const reason = this.skipReason(d, depth) ?? (d.pastLinkCap ? 'limit:links-per-page' : null);
-    const state = reason === null ? 'queued' : 'skipped';
-    this.catalogue.readmit(row, {
+    return {
       depth,
-      state,
+      state: reason === null ? 'queued' : 'skipped',
       requisite: d.requisite,
       parentId: d.parentId,
       via: d.via,
@@ -130,9 +123,7 @@ export class Frontier {
       redirectHops: d.redirectHops,
       skipReason: reason,
       score: d.score ?? null,
-    });
-    this.meter.discovered(state, reason);
-    if (state === 'queued') this.onQueued(row.site, d.score);
+    };
   }
 
   private skipReason(d: Discovery, depth: number): SkipReason | null {

@@ -130,18 +130,7 @@ export interface PageRecord {
 }
 
 /** How a URL met again in a new capture is admitted: what admission would give a new row. */
-export interface Readmission {
-  depth: number;
-  state: 'queued' | 'skipped';
-  requisite: boolean;
-  parentId: number | null;
-  via: string | null;
-  typeHint: string | null;
-  redirectHops: number;
-  skipReason: SkipReason | null;
-  /** A focused harvest's best-first score. */
-  score?: number | null;
-}
+export type Readmission = Omit<NewUrl, 'url' | 'site'>;
 
 /** One URL in one capture: what it answered and what that was against its previous capture. */
 export interface UrlCapture {
