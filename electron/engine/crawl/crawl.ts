@@ -2,7 +2,7 @@ import type { CrawlEvent, CrawlState, ProgressEvent } from '../../../shared/craw
 import { userAgentFor, type Job } from '../../../shared/job.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
-import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor } from '../politeness/robots.js';
+import { ALLOW_ALL } from '../politeness/robots.js';
 import type { Archive } from '../store/archive.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
@@ -11,7 +11,7 @@ import { DocumentPool } from './documentPool.js';
 import { finalizeMirror, writeEntryPage } from './finalize.js';
 import { CrawlLimits } from './crawlLimits.js';
 import { Frontier } from './frontier.js';
-import { Lanes, type SiteWork } from './lanes.js';
+import { Lanes } from './lanes.js';
 import { ProgressMeter } from './progress.js';
 import type { RenderedCapture } from './renderedCapture.js';
 import { RequestHeaders } from './requestHeaders.js';
@@ -19,13 +19,12 @@ import { ResponseArchiver } from './responseArchiver.js';
 import { FocusPolicy } from '../focus/focusPolicy.js';
 import { FocusStore } from '../store/focusStore.js';
 import { bestFirst, breadthFirst } from './frontierOrder.js';
-import { fetchSiteRobots } from './robotsFetch.js';
-import { adaptiveWait, gateLimitsFor } from './politeDelay.js';
 import { closeQuietly, openArchiving } from './archivingParts.js';
 import { UrlProcessor } from './urlProcessor.js';
-import { applyControl, describePoliteness, takeControl } from './liveControl.js';
+import { SiteDispatch } from './siteDispatch.js';
+import { describePoliteness, takeLiveControl } from './liveControl.js';
 import { indexMissing } from './textIndexing.js';
-import { unreachedSeeds } from './seedOutcomes.js';
+import { unreachedProblem } from './seedOutcomes.js';
 import { STATE_MESSAGE } from '../store/stats.js';
 
 export interface CrawlOptions {
@@ -84,7 +83,6 @@ export class Crawl {
   private readonly retryBackoffMs: number;
   private lastProgressMs = 0;
   /** Responses being parsed, recorded and saved after their request finished, over all sites. */
-  private processing = 0;
   private unsubscribeGates: (() => void) | null = null;
   private runStartedMs = 0;
   private lastDurationCheckpointMs = 0;
@@ -99,7 +97,7 @@ export class Crawl {
   private textIndex: TextIndex | null = null;
   /** Set once the WARC writer and document workers are open. */
   private archiver: ResponseArchiver | null = null;
-  private processor: UrlProcessor | null = null;
+  private dispatch: SiteDispatch | null = null;
   /** A focused harvest's decisions; null without a template. */
   private readonly focus: FocusPolicy | null;
   /** Set when the job renders pages (then the browser starts with the first page). */
@@ -189,7 +187,7 @@ export class Crawl {
       await closeQuietly(parts);
       throw e;
     }
-    this.processor = new UrlProcessor({
+    const processor = new UrlProcessor({
       job: this.job,
       catalogue: c,
       fetcher: this.fetcher,
@@ -201,6 +199,19 @@ export class Crawl {
       retryBackoffMs: this.retryBackoffMs,
       running: () => this.state === 'running',
       pump: () => this.pump(),
+    });
+    this.dispatch = new SiteDispatch({
+      job: this.job,
+      catalogue: c,
+      gates: this.gates,
+      lanes: this.lanes,
+      fetcher: this.fetcher,
+      warc: this.warc,
+      archiver: parts.archiver,
+      processor,
+      inFlight: this.inFlight,
+      pump: () => this.pump(),
+      fail: (e) => this.fail(e),
     });
     for (const site of c.sitesWithQueued()) this.lanes.siteHasWork(site);
     this.state = 'running';
@@ -270,24 +281,15 @@ export class Crawl {
     }
   }
 
-  /**
-   * Applies a politeness change dropped into the archive folder (requestControl) and keeps it with
-   * the job, so a resumed run goes on with it. The gates, lanes and connection pool follow at once.
-   */
+  /** A politeness change dropped into the archive folder, applied (see liveControl.ts) and reported. */
   private takeLiveControl(): void {
-    const control = takeControl(this.archive.dir);
-    if (control === null) return;
-    if ('error' in control) {
-      this.emit({ type: 'state', state: this.crawlState, message: `politeness change refused: ${control.error}` });
+    const taken = takeLiveControl({ archive: this.archive, fetcher: this.fetcher, lanes: this.lanes, gates: this.gates });
+    if (taken === null) return;
+    if ('error' in taken) {
+      this.emit({ type: 'state', state: this.crawlState, message: `politeness change refused: ${taken.error}` });
       return;
     }
-    const politeness = applyControl(this.job, control);
-    Object.assign(this.job.politeness, politeness);
-    this.archive.catalogue.setMeta('job', JSON.stringify(this.job));
-    this.fetcher.setConnectionsPerOrigin(politeness.perHostConnections);
-    this.lanes.raiseCapacity(politeness.perHostConnections);
-    for (const s of this.lanes.knownSites()) this.gates.relax(s.host, gateLimitsFor(this.job, s.robots ?? ALLOW_ALL));
-    this.emit({ type: 'state', state: this.crawlState, message: `now ${describePoliteness(politeness)}`, politeness });
+    this.emit({ type: 'state', state: this.crawlState, message: `now ${describePoliteness(taken)}`, politeness: taken });
     this.pump();
   }
 
@@ -302,7 +304,7 @@ export class Crawl {
     if (this.state === 'pausing') this.maybeSettle();
     if (this.state !== 'running') return;
     this.tickIfDue();
-    const wakeInMs = this.lanes.dispatch((s) => this.tryStart(s));
+    const wakeInMs = this.lanes.dispatch((s) => this.dispatch!.tryStart(s));
     // Finished means nothing running and nothing queued, never the queue alone.
     if (this.idle() && this.lanes.allExhausted()) {
       void this.complete();
@@ -324,89 +326,6 @@ export class Crawl {
     }, at - Date.now());
   }
 
-  /** true: a task started; a number: ms until this site may start one; false: nothing to do now. */
-  private tryStart(s: SiteWork): boolean | number {
-    this.lanes.refill(s);
-    if (s.processing >= this.job.politeness.perHostConnections) return false;
-    if (s.buffer.length === 0) {
-      const due = this.lanes.takeDueRetry(s, Date.now());
-      if (due !== true) return due === Infinity ? false : due;
-    }
-    if (s.robots === null) return this.startRobots(s);
-    const policy = s.robots;
-    // URLs that need no request are settled here, without spending a politeness slot on them.
-    while (!policy.isAllowed(s.buffer[0]!.url)) {
-      const row = s.buffer.shift()!;
-      if (policy.unavailable === undefined) this.archiver!.skip(row, 'robots');
-      else this.archiver!.skip(row, 'robots:unreachable', policy.unavailable);
-      this.lanes.refill(s);
-      if (s.buffer.length === 0) return false;
-    }
-    const now = Date.now();
-    const adaptive = adaptiveWait(this.job, s, now);
-    if (adaptive > 0) return adaptive;
-    const acquired = this.gates.tryAcquire(s.host, gateLimitsFor(this.job, policy));
-    if (typeof acquired === 'number') return acquired;
-    s.lastStartMs = now;
-    const row = s.buffer.shift()!;
-    this.lanes.leased.add(row.id);
-    s.lane.active++;
-    let fetching = true;
-    // The host's slot and the lane are given back once the response is in, so the next request
-    // goes out while this one is parsed and saved.
-    const fetched = () => {
-      if (!fetching) return;
-      fetching = false;
-      acquired();
-      s.lane.active--;
-      s.processing++;
-      this.processing++;
-    };
-    let retrying = false;
-    this.processor!.process(s, row, fetched, (waitMs) => {
-      retrying = true;
-      this.lanes.retryLater(s, row, Date.now() + waitMs);
-    })
-      .catch((e: unknown) => this.fail(e))
-      .finally(() => {
-        if (fetching) {
-          fetching = false;
-          acquired();
-          s.lane.active--;
-        } else {
-          s.processing--;
-          this.processing--;
-        }
-        if (!retrying) this.lanes.leased.delete(row.id);
-        this.pump();
-      });
-    return true;
-  }
-
-  private startRobots(s: SiteWork): boolean | number {
-    if (s.robotsFetching) return false;
-    const stored = this.archive.catalogue.getRobots(s.site);
-    if (stored) {
-      s.robots = robotsPolicyFrom(stored, robotsUrlFor(s.site), USER_AGENT_TOKEN);
-      return this.tryStart(s);
-    }
-    const wait = s.robotsRetryAtMs - Date.now();
-    if (wait > 0) return wait;
-    const acquired = this.gates.tryAcquire(s.host, gateLimitsFor(this.job, ALLOW_ALL));
-    if (typeof acquired === 'number') return acquired;
-    s.robotsFetching = true;
-    s.lane.active++;
-    fetchSiteRobots(s, { fetcher: this.fetcher, warc: this.warc, catalogue: this.archive.catalogue, inFlight: this.inFlight })
-      .catch((e: unknown) => this.fail(e))
-      .finally(() => {
-        acquired();
-        s.robotsFetching = false;
-        s.lane.active--;
-        this.pump();
-      });
-    return true;
-  }
-
   private fail(e: unknown): void {
     this.fatal ??= e instanceof Error ? e : new Error(String(e));
     if (this.state !== 'running') return;
@@ -417,7 +336,7 @@ export class Crawl {
 
   /** Nothing on the wire and nothing being archived. */
   private idle(): boolean {
-    return this.processing === 0 && this.lanes.quiet();
+    return (this.dispatch?.running ?? 0) === 0 && this.lanes.quiet();
   }
 
   private maybeSettle(): void {
@@ -442,15 +361,9 @@ export class Crawl {
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }
-    const seeds = unreachedSeeds(this.archive.catalogue, this.job.seeds);
-    if (seeds.unreached.length > 0) {
-      const list = seeds.unreached.map((u) => `${u.seed}: ${u.reason}`).join('; ');
-      this.unreached =
-        seeds.unreached.length === seeds.total
-          ? `no seed could be reached: ${list}`
-          : `${seeds.unreached.length} of ${seeds.total} seeds could not be reached: ${list}`;
-    }
-    await this.stop(this.fatal || (this.unreached !== null && seeds.unreached.length === seeds.total) ? 'failed' : 'finished');
+    const seeds = unreachedProblem(this.archive.catalogue, this.job.seeds);
+    this.unreached = seeds.problem;
+    await this.stop(this.fatal || seeds.none ? 'failed' : 'finished');
   }
 
   private async stop(wanted: CrawlState): Promise<void> {

@@ -1,7 +1,13 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LiveControlSchema, type Job, type LiveControl } from '../../../shared/job.js';
+import { ALLOW_ALL } from '../politeness/robots.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import type { HostGates } from '../politeness/hostGate.js';
+import type { Archive } from '../store/archive.js';
 import { CONTROL_FILE, TMP_DIR } from '../store/archiveFolder.js';
+import type { Lanes } from './lanes.js';
+import { gateLimitsFor } from './politeDelay.js';
 
 /**
  * Politeness changed while a crawl runs, across processes: `harvest control` (or the app's host)
@@ -52,4 +58,22 @@ export function applyControl(job: Job, control: LiveControl): Job['politeness'] 
 export function describePoliteness(p: Job['politeness']): string {
   const connections = `${p.perHostConnections} connection${p.perHostConnections === 1 ? '' : 's'} per host`;
   return `${connections}, ${p.delayMs === null ? 'adaptive delay' : `${p.delayMs} ms between requests`}`;
+}
+
+/**
+ * Takes a running crawl's waiting control request, if any, and applies it: the job keeps it (a
+ * resumed run goes on with it), and the connection pool, lanes and host gates follow at once.
+ * Returns the politeness now in force, the request's error, or null when none waited.
+ */
+export function takeLiveControl(p: { archive: Archive; fetcher: Fetcher; lanes: Lanes; gates: HostGates }): Job['politeness'] | { error: string } | null {
+  const control = takeControl(p.archive.dir);
+  if (control === null || 'error' in control) return control;
+  const job = p.archive.job;
+  const politeness = applyControl(job, control);
+  Object.assign(job.politeness, politeness);
+  p.archive.catalogue.setMeta('job', JSON.stringify(job));
+  p.fetcher.setConnectionsPerOrigin(politeness.perHostConnections);
+  p.lanes.raiseCapacity(politeness.perHostConnections);
+  for (const s of p.lanes.knownSites()) p.gates.relax(s.host, gateLimitsFor(job, s.robots ?? ALLOW_ALL));
+  return politeness;
 }

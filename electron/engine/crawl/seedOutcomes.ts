@@ -32,3 +32,15 @@ export function unreachedSeeds(c: Catalogue, seeds: readonly string[]): { total:
   }
   return { total, unreached };
 }
+
+/**
+ * What a finished crawl says of its seeds: null when every one was reached, else which were not
+ * and why; `none` when no seed was reached (the crawl then ends failed).
+ */
+export function unreachedProblem(c: Catalogue, seeds: readonly string[]): { problem: string | null; none: boolean } {
+  const { total, unreached } = unreachedSeeds(c, seeds);
+  if (unreached.length === 0) return { problem: null, none: false };
+  const list = unreached.map((u) => `${u.seed}: ${u.reason}`).join('; ');
+  const none = unreached.length === total;
+  return { problem: none ? `no seed could be reached: ${list}` : `${unreached.length} of ${total} seeds could not be reached: ${list}`, none };
+}
