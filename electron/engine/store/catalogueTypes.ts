@@ -106,6 +106,11 @@ export interface PageRow {
   fetchedAt: string;
 }
 
+/** An HTML page as one capture had it (a WACZ's page list names every capture's pages). */
+export interface CapturePage extends PageRow {
+  capture: number;
+}
+
 export interface RobotsRow {
   http_status: number | null;
   body: string | null;

@@ -7,6 +7,7 @@ import type {
   FetchOutcome,
   LinkRow,
   NewUrl,
+  CapturePage,
   PageRecord,
   PageRow,
   PayloadCapture,
@@ -131,6 +132,12 @@ export class SqliteCatalogue implements CatalogueStore {
   }
   changes(opts: { capture?: number; since?: number; limit?: number }): ChangeReport {
     return this.captures.changes(opts);
+  }
+  iterateCapturePages(capture?: number): Generator<CapturePage> {
+    return this.captures.iterateCapturePages(capture);
+  }
+  captureAtPath(localPath: string, capture: number): { url: string; capture: UrlCapture | null } | undefined {
+    return this.captures.captureAtPath(localPath, capture);
   }
 
   lookup(url: string): UrlRow | undefined {
