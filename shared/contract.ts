@@ -194,7 +194,14 @@ export const COMMANDS = {
    */
   'archives.export': {
     args: z
-      .object({ id, format: z.enum(EXPORT_FORMATS), outPath: z.string().min(1).max(4000).optional(), includeMirror: z.boolean().default(false) })
+      .object({
+        id,
+        format: z.enum(EXPORT_FORMATS),
+        outPath: z.string().min(1).max(4000).optional(),
+        includeMirror: z.boolean().default(false),
+        /** WACZ, WARC and BagIt: only this capture (with the earlier records its revisits refer to); default every capture. */
+        capture: z.number().int().positive().optional(),
+      })
       .strict(),
   },
   'exports.cancel': { args: z.object({ exportId: id }).strict() },
