@@ -111,6 +111,8 @@ export interface PageRow {
   localPath: string;
   /** When it was fetched (ISO 8601); archives.lookup gives it, page lists leave it out. */
   capturedAt?: string | null;
+  /** Gone from the site in the latest capture (404/410, or no longer linked); its copy stays browsable. Page lists only. */
+  removed?: boolean;
 }
 
 export interface Paged<T> {

@@ -158,7 +158,13 @@ const urlRecordSchema = z.object({
   reason: z.string().nullable(),
 });
 
-const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string(), capturedAt: z.string().nullable().optional() });
+const pageRowSchema = z.object({
+  url: z.string(),
+  title: z.string().nullable(),
+  localPath: z.string(),
+  capturedAt: z.string().nullable().optional(),
+  removed: z.boolean().optional(),
+});
 
 const requestTimingSchema = z.object({ requestedAt: z.string(), headersMs: z.number(), durationMs: z.number() });
 

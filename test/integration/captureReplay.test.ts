@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { capturePath } from '../../shared/capturePath.js';
-import type { JobSummary, Reply } from '../../shared/contract.js';
+import type { JobSummary, PageRow, Paged, Reply } from '../../shared/contract.js';
 import { captureReplayOf } from '../../electron/host/captureReplay.js';
 import { WEB_SHELL_ACTIONS } from '../../electron/host/commands.js';
 import { startEngineHost, type EngineHost } from '../../electron/host/engineHost.js';
@@ -97,6 +97,13 @@ describe('earlier captures served by the archive host', () => {
     assert.equal(newImage.text, 'a new image');
     assert.equal(newImage.res.headers.get('content-type'), 'image/png');
     assert.equal((await get(capturePath(1, 'no/such/file.html'))).res.status, 404);
+
+    // The page list keeps the page gone from the site, marked removed.
+    const pages = value<Paged<PageRow>>(await engine.handle('archives.pages', { id: job.id, offset: 0, limit: 50 }));
+    assert.deepEqual(
+      pages.rows.map((p) => [new URL(p.url).pathname, p.removed]),
+      [['/', false], ['/b', true]],
+    );
 
     // A framed document's token names the capture it shows, for the viewer's address bar.
     const framed = await get(capturePath(1, at.get('/')!), { 'Sec-Fetch-Dest': 'iframe' });

@@ -30,7 +30,7 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
   constructor(
     private readonly db: Database.Database,
     private readonly currentCapture: () => number,
-    oneCapture = false,
+    private readonly oneCapture = false,
   ) {
     // Every row of an archive with one capture is that capture's (1 = ? holds for it).
     this.sql = new Statements(db, oneCapture ? mapValues(SQL, (q) => q.replace('capture = ?', '1 = ?')) : SQL);
@@ -88,17 +88,19 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
   }
 
   queryPages(q: { search?: string; offset: number; limit: number }): { total: number; rows: PageRecord[] } {
-    let filter = `WHERE state = 'archived' AND local_path IS NOT NULL AND ${HTML_TYPE_SQL}`;
-    const params: string[] = [];
+    // Pages removed in the current capture keep their copy, so they stay in the list, marked.
+    const removedIds = this.oneCapture ? 'SELECT NULL WHERE 0 = ?' : "SELECT url_id FROM url_captures WHERE capture_id = ? AND outcome = 'removed'";
+    let filter = `WHERE (state = 'archived' OR id IN (${removedIds})) AND local_path IS NOT NULL AND ${HTML_TYPE_SQL}`;
+    const params: (string | number)[] = [this.currentCapture()];
     if (q.search) {
       filter += ' AND (instr(url, ?) > 0 OR instr(lower(title), lower(?)) > 0)';
       params.push(q.search, q.search);
     }
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM urls ${filter}`).get(...params) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT url, title, local_path AS localPath FROM urls ${filter} ORDER BY id LIMIT ? OFFSET ?`)
-      .all(...params, q.limit, q.offset) as PageRecord[];
-    return { total, rows };
+      .prepare(`SELECT url, title, local_path AS localPath, id IN (${removedIds}) AS removed FROM urls ${filter} ORDER BY id LIMIT ? OFFSET ?`)
+      .all(this.currentCapture(), ...params, q.limit, q.offset) as (Omit<PageRecord, 'removed'> & { removed: 0 | 1 })[];
+    return { total, rows: rows.map((r) => ({ ...r, removed: r.removed === 1 })) };
   }
 
   pageAt(localPath: string): PageRecord | undefined {
