@@ -104,6 +104,9 @@ describe('earlier captures served by the archive host', () => {
       pages.rows.map((p) => [new URL(p.url).pathname, p.removed]),
       [['/', false], ['/b', true]],
     );
+    // It opens in the viewer as the page it was, with its timeline.
+    const lookup = value<PageRow | null>(await engine.handle('archives.lookup', { id: job.id, localPath: at.get('/b')! }));
+    assert.equal(lookup?.url, `${origin}/b`);
 
     // A framed document's token names the capture it shows, for the viewer's address bar.
     const framed = await get(capturePath(1, at.get('/')!), { 'Sec-Fetch-Dest': 'iframe' });

@@ -18,8 +18,9 @@ const SQL = {
   htmlArchived: `SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL}`,
   pageOf: 'SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE url = ? AND fetched_at IS NOT NULL',
   htmlPages: `SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL} ORDER BY id`,
-  pageAt:
-    "SELECT url, title, local_path AS localPath, fetched_at AS capturedAt FROM urls WHERE state = 'archived' AND local_path = ? ORDER BY id LIMIT 1",
+  // A page gone since (404/410 now) keeps its copy and its path.
+  pageAt: `SELECT url, title, local_path AS localPath, fetched_at AS capturedAt FROM urls
+    WHERE state IN ('archived', 'http-error') AND local_path = ? ORDER BY state = 'archived' DESC, id LIMIT 1`,
   records: `SELECT ${RECORD_COLUMNS} FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id ORDER BY u.id`,
 } as const;
 
