@@ -27,8 +27,9 @@ describe('earlier captures served by the archive host', () => {
   let host: EngineHost | null = null;
   let mirror: MirrorServer | null = null;
   const files: Record<string, [string, string]> = {
-    '/': ['text/html', page('First words.', '<a href="/b">B</a>')],
+    '/': ['text/html', page('First words.', '<a href="/b">B</a> <a href="/c">C</a>')],
     '/b': ['text/html', '<!doctype html><html><body><p>Page B</p><a href="/">home</a></body></html>'],
+    '/c': ['text/html', '<!doctype html><html><body><p>Page C</p></body></html>'],
     '/s.css': ['text/css', 'body { color: red }'],
     '/i.png': ['image/png', 'image bytes, the same in both captures'],
   };
@@ -54,11 +55,12 @@ describe('earlier captures served by the archive host', () => {
     const archive = path.join(work, 'archive');
     const first = await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet', '--delay-ms', '0']);
     assert.equal(first.status, 0, first.stderr);
-    // The second capture: new text and style, a new image, and /b gone.
-    files['/'] = ['text/html', page('Second words.', '<img src="/n.png">')];
+    // The second capture: new text and style, a new image; /b no longer linked, /c answering 404.
+    files['/'] = ['text/html', page('Second words.', '<a href="/c">C</a><img src="/n.png">')];
     files['/s.css'] = ['text/css', 'body { color: blue }'];
     files['/n.png'] = ['image/png', 'a new image'];
     delete files['/b'];
+    delete files['/c'];
     const second = await runHarvest(['recrawl', archive, '--quiet']);
     assert.equal(second.status, 0, second.stderr);
     const at = new Map(listRecords(archive).map((r) => [new URL(r.url).pathname, r.localPath!]));
@@ -102,11 +104,13 @@ describe('earlier captures served by the archive host', () => {
     const pages = value<Paged<PageRow>>(await engine.handle('archives.pages', { id: job.id, offset: 0, limit: 50 }));
     assert.deepEqual(
       pages.rows.map((p) => [new URL(p.url).pathname, p.removed]),
-      [['/', false], ['/b', true]],
+      [['/', false], ['/b', true], ['/c', true]],
     );
-    // It opens in the viewer as the page it was, with its timeline.
-    const lookup = value<PageRow | null>(await engine.handle('archives.lookup', { id: job.id, localPath: at.get('/b')! }));
-    assert.equal(lookup?.url, `${origin}/b`);
+    // They open in the viewer as the pages they were, with their timelines.
+    for (const p of ['/b', '/c']) {
+      const lookup = value<PageRow | null>(await engine.handle('archives.lookup', { id: job.id, localPath: at.get(p)! }));
+      assert.equal(lookup?.url, `${origin}${p}`);
+    }
 
     // A framed document's token names the capture it shows, for the viewer's address bar.
     const framed = await get(capturePath(1, at.get('/')!), { 'Sec-Fetch-Dest': 'iframe' });

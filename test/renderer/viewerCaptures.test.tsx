@@ -83,7 +83,7 @@ describe('the viewer and earlier captures', () => {
       { id: 'j1', url: URL_A, capture: 3 },
     ]);
     assert.equal(frame().hidden, true);
-    assert.equal(screen.getByTestId('diff-summary').textContent, '1 words removed, 1 added.');
+    assert.equal(screen.getByTestId('diff-summary').textContent, '1 word removed, 1 word added.');
     assert.deepEqual([...screen.getByTestId('diff-before').querySelectorAll('del')].map((e) => e.textContent), ['Friday']);
     assert.deepEqual([...screen.getByTestId('diff-after').querySelectorAll('ins')].map((e) => e.textContent), ['Saturday']);
     assert.match(screen.getByTestId('diff-after').textContent ?? '', /^Opening hours\nMonday to Saturday, nine to five\.$/);

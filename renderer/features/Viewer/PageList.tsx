@@ -47,15 +47,17 @@ export function PageList({ jobId, current, onOpen }: { jobId: string; current: s
           {rows.map((p) => (
             <li key={p.localPath}>
               <button className={`page-item${p.localPath === current ? ' current' : ''}`} onClick={() => onOpen(p.localPath)} title={p.url} data-testid="page-item">
-                <span className="page-title">
-                  {p.title || p.url}
+                <span className="page-title">{p.title || p.url}</span>
+                <span className="page-url muted">
                   {p.removed && (
-                    <span className="mark mark-removed" title="Gone from the site in the latest capture; the copy stays" data-testid="page-removed">
-                      removed
-                    </span>
+                    <>
+                      <span className="mark mark-removed" title="Gone from the site in the latest capture; the copy stays" data-testid="page-removed">
+                        removed
+                      </span>{' '}
+                    </>
                   )}
+                  {p.url}
                 </span>
-                <span className="page-url muted">{p.url}</span>
               </button>
             </li>
           ))}

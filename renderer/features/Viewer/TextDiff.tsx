@@ -1,6 +1,7 @@
 import { diffWordsWithSpace, type Change } from 'diff';
 import { useEffect, useState } from 'react';
 import type { CaptureContentReply } from '../../../shared/contract.js';
+import { plural } from '../../lib/format.js';
 import { commandValue } from '../../stores/command.js';
 
 interface Props {
@@ -50,7 +51,7 @@ export function TextDiff({ jobId, url, from, to, onClose }: Props) {
         <p data-testid="diff-summary">
           {d.added === 0 && d.removed === 0
             ? 'The visible text is the same in both captures.'
-            : `${d.removed.toLocaleString('en-US')} words removed, ${d.added.toLocaleString('en-US')} added.`}
+            : `${plural(d.removed, 'word')} removed, ${plural(d.added, 'word')} added.`}
         </p>
         <div className="diff-columns">
           <section aria-label={`Capture ${from}`}>

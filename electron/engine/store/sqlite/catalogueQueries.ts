@@ -89,9 +89,13 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
   }
 
   queryPages(q: { search?: string; offset: number; limit: number }): { total: number; rows: PageRecord[] } {
-    // Pages removed in the current capture keep their copy, so they stay in the list, marked.
-    const removedIds = this.oneCapture ? 'SELECT NULL WHERE 0 = ?' : "SELECT url_id FROM url_captures WHERE capture_id = ? AND outcome = 'removed'";
-    let filter = `WHERE (state = 'archived' OR id IN (${removedIds})) AND local_path IS NOT NULL AND ${HTML_TYPE_SQL}`;
+    // Pages removed in the current capture keep their copy, so they stay in the list, marked (a 404's
+    // own type is no matter: the page was HTML when it was last there).
+    const removedIds = this.oneCapture
+      ? 'SELECT NULL WHERE 0 = ?'
+      : `SELECT c.url_id FROM url_captures c WHERE c.capture_id = ? AND c.outcome = 'removed' AND EXISTS (SELECT 1 FROM url_captures p
+          WHERE p.url_id = c.url_id AND p.capture_id < c.capture_id AND (p.content_type LIKE 'text/html%' OR p.content_type LIKE 'application/xhtml+xml%'))`;
+    let filter = `WHERE ((state = 'archived' AND ${HTML_TYPE_SQL}) OR id IN (${removedIds})) AND local_path IS NOT NULL`;
     const params: (string | number)[] = [this.currentCapture()];
     if (q.search) {
       filter += ' AND (instr(url, ?) > 0 OR instr(lower(title), lower(?)) > 0)';
