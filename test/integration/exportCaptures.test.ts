@@ -154,6 +154,21 @@ describe('exports of an archive with two captures', () => {
     assert.ok(pages2.length > 0 && pages2.every((p) => within(p.ts, c2)), 'only the second capture is listed');
     assert.ok(!pages2.some((p) => p.url === site.origin + deleted.url));
 
+    // The same selection as one WARC file (after its own warcinfo record), and inside a bag.
+    const warc = path.join(work, 'only2.warc.gz');
+    const warcRun = await runHarvest(['export', archive, '--format', 'warc', '--out', warc, '--quiet', '--capture', '2']);
+    assert.equal(warcRun.status, 0, warcRun.stderr);
+    const inWarc = (await readRaw(warc)).slice(1).map((r) => r.header('WARC-Record-ID'));
+    const inWacz = [...exported.values()].flat().map((r) => r.header('WARC-Record-ID'));
+    assert.deepEqual(new Set(inWarc), new Set(inWacz));
+    const bag = path.join(work, 'only2-bag');
+    const bagRun = await runHarvest(['export', archive, '--format', 'bagit', '--out', bag, '--quiet', '--capture', '2']);
+    assert.equal(bagRun.status, 0, bagRun.stderr);
+    assert.equal(cli('verify', bag, '--deep').status, 0);
+    const bagWacz = path.join(work, 'only2-bag-wacz');
+    await extractZip(path.join(bag, 'data', readdirSync(path.join(bag, 'data')).find((f) => f.endsWith('.wacz'))!), bagWacz);
+    assert.deepEqual(readdirSync(path.join(bagWacz, 'archive')).sort(), readdirSync(path.join(only2, 'archive')).sort());
+
     // --capture 1 is the first capture alone: its revisits are of its own records.
     const only1 = await exportWacz(archive, work, 'only1', ['--capture', '1']);
     assert.deepEqual(readdirSync(path.join(only1, 'archive')).sort(), [...firstFiles].filter((f) => f.endsWith('.warc.gz')).sort());
