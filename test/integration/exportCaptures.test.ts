@@ -158,8 +158,11 @@ describe('exports of an archive with two captures', () => {
     const warc = path.join(work, 'only2.warc.gz');
     const warcRun = await runHarvest(['export', archive, '--format', 'warc', '--out', warc, '--quiet', '--capture', '2']);
     assert.equal(warcRun.status, 0, warcRun.stderr);
-    const inWarc = (await readRaw(warc)).slice(1).map((r) => r.header('WARC-Record-ID'));
-    const inWacz = [...exported.values()].flat().map((r) => r.header('WARC-Record-ID'));
+    // Every export writes a warcinfo record of its own for the originals: the rest are the same records.
+    const ids = (rs: RawRecord[]) => rs.filter((r) => r.type !== 'warcinfo').map((r) => r.header('WARC-Record-ID'));
+    const inWarc = ids(await readRaw(warc));
+    const inWacz = ids([...exported.values()].flat());
+    assert.equal(inWarc.length, inWacz.length);
     assert.deepEqual(new Set(inWarc), new Set(inWacz));
     const bag = path.join(work, 'only2-bag');
     const bagRun = await runHarvest(['export', archive, '--format', 'bagit', '--out', bag, '--quiet', '--capture', '2']);
