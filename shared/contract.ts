@@ -111,6 +111,8 @@ export interface PageRow {
   localPath: string;
   /** When it was fetched (ISO 8601); archives.lookup gives it, page lists leave it out. */
   capturedAt?: string | null;
+  /** Gone from the site in the latest capture (404/410, or no longer linked); its copy stays browsable. Page lists only. */
+  removed?: boolean;
 }
 
 export interface Paged<T> {
@@ -194,7 +196,14 @@ export const COMMANDS = {
    */
   'archives.export': {
     args: z
-      .object({ id, format: z.enum(EXPORT_FORMATS), outPath: z.string().min(1).max(4000).optional(), includeMirror: z.boolean().default(false) })
+      .object({
+        id,
+        format: z.enum(EXPORT_FORMATS),
+        outPath: z.string().min(1).max(4000).optional(),
+        includeMirror: z.boolean().default(false),
+        /** WACZ, WARC and BagIt: only this capture (with the earlier records its revisits refer to); default every capture. */
+        capture: z.number().int().positive().optional(),
+      })
       .strict(),
   },
   'exports.cancel': { args: z.object({ exportId: id }).strict() },

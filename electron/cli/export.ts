@@ -10,7 +10,7 @@ import { UsageError } from './usage.js';
 const BAR_WIDTH = 24;
 const PLAIN_EVERY_MS = 5_000;
 
-/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]` */
+/** `harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--capture N] [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]` */
 export async function runExport(args: string[]): Promise<number> {
   let parsed;
   try {
@@ -24,6 +24,7 @@ export async function runExport(args: string[]): Promise<number> {
         'include-mirror': { type: 'boolean' },
         'no-page-text': { type: 'boolean' },
         'bag-checksums': { type: 'string' },
+        capture: { type: 'string' },
         quiet: { type: 'boolean' },
       },
     });
@@ -38,6 +39,7 @@ export async function runExport(args: string[]): Promise<number> {
   }
   if (!values.out) throw new UsageError('export needs --out <path>', 'export');
   const bagAlgorithms = bagChecksums(values['bag-checksums']);
+  const capture = captureOption(values.capture, format as ExportFormat);
   const exporter = EXPORTERS[format as ExportFormat];
 
   const archive = Archive.open(positionals[0]!, { readonly: true });
@@ -54,6 +56,7 @@ export async function runExport(args: string[]): Promise<number> {
       includeMirror: values['include-mirror'] ?? false,
       noPageText: values['no-page-text'] ?? false,
       ...(bagAlgorithms && { bagAlgorithms }),
+      ...(capture !== undefined && { capture }),
     });
     bar.clear();
     process.stderr.write(`exported ${format}: ${result.path} (${formatBytes(result.bytes)}, ${plural(result.files, 'file')})\n`);
@@ -70,6 +73,14 @@ export async function runExport(args: string[]): Promise<number> {
     process.off('SIGTERM', onSignal);
     archive.close();
   }
+}
+
+/** `--capture N`: one capture of the archive; the offline copy (zip) is always the latest. */
+function captureOption(value: string | undefined, format: ExportFormat): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new UsageError(`--capture takes a capture number (1, 2, ...; see harvest captures), not '${value}'`, 'export');
+  if (format === 'zip') throw new UsageError('--capture is for wacz, warc and bagit: a zip holds the offline copy, which shows the latest capture', 'export');
+  return Number(value);
 }
 
 /** `--bag-checksums sha512,sha256`: the bag's manifest algorithms, one manifest each. */

@@ -6,6 +6,7 @@ import type { JobReport, UrlFacts } from '../../shared/urlDetail.js';
 import type { Archive } from '../engine/store/archive.js';
 import type { UrlCapture } from '../engine/store/catalogue.js';
 import { CAPTURE_OUTCOMES, type CaptureSummary, type ChangeReport } from '../../shared/captures.js';
+import { finalTarget } from '../engine/crawl/documents.js';
 import { writeEntryPage } from '../engine/crawl/entryPage.js';
 import { suggestMetadata } from '../engine/crawl/metadataSuggestion.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
@@ -37,6 +38,8 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
     limit: z.number().int().positive().optional(),
   }),
   z.object({ kind: z.literal('urlCaptures'), url: z.string() }),
+  z.object({ kind: z.literal('captureAtPath'), localPath: z.string(), capture: z.number().int().positive() }),
+  z.object({ kind: z.literal('linkTargets'), urls: z.array(z.string().nullable()) }),
   z.object({ kind: z.literal('urlFacts'), url: z.string() }),
   z.object({ kind: z.literal('report'), failures: z.number().int().positive() }),
   z.object({ kind: z.literal('setMetadata'), metadata: DublinCoreSchema }),
@@ -58,6 +61,10 @@ export interface QueryAnswers {
   changes: ChangeReport;
   /** Every capture of one URL with where its payload is, oldest first. */
   urlCaptures: UrlCapture[];
+  /** The URL at a mirror path and its capture nearest the one asked for (see CaptureStore.captureAtPath). */
+  captureAtPath: { url: string; capture: UrlCapture | null } | null;
+  /** Per canonical URL, the mirror file a reference to it points at; null when none. */
+  linkTargets: (string | null)[];
 }
 
 export type QueryOf<K extends ArchiveQuery['kind']> = Extract<ArchiveQuery, { kind: K }>;
@@ -99,6 +106,13 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return c.changes(q);
     case 'urlCaptures':
       return c.capturesOf(q.url);
+    case 'captureAtPath':
+      return c.captureAtPath(q.localPath, q.capture) ?? null;
+    case 'linkTargets':
+      return q.urls.map((url) => {
+        const target = url === null ? undefined : c.lookup(url);
+        return target ? finalTarget(target) : null;
+      });
   }
 }
 
@@ -144,7 +158,13 @@ const urlRecordSchema = z.object({
   reason: z.string().nullable(),
 });
 
-const pageRowSchema = z.object({ url: z.string(), title: z.string().nullable(), localPath: z.string(), capturedAt: z.string().nullable().optional() });
+const pageRowSchema = z.object({
+  url: z.string(),
+  title: z.string().nullable(),
+  localPath: z.string(),
+  capturedAt: z.string().nullable().optional(),
+  removed: z.boolean().optional(),
+});
 
 const requestTimingSchema = z.object({ requestedAt: z.string(), headersMs: z.number(), durationMs: z.number() });
 
@@ -228,4 +248,6 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   captures: z.array(captureSummarySchema),
   changes: changeReportSchema,
   urlCaptures: z.array(urlCaptureSchema),
+  captureAtPath: z.object({ url: z.string(), capture: urlCaptureSchema.nullable() }).nullable(),
+  linkTargets: z.array(z.string().nullable()),
 };

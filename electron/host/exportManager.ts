@@ -48,9 +48,12 @@ export class ExportManager {
     return e && this.log?.list(e.jobId, this.downloadPath).find((r) => r.exportId === exportId)?.downloadPath ? e.outPath : null;
   }
 
-  start(args: { id: string; format: ExportFormat; outPath?: string | undefined; includeMirror: boolean }): ExportStatus {
+  start(args: { id: string; format: ExportFormat; outPath?: string | undefined; includeMirror: boolean; capture?: number | undefined }): ExportStatus {
     const exporter = this.exporters[args.format];
     if (!exporter) throw new HostError('unsupported', `export to ${args.format} is not available in this build`);
+    if (args.capture !== undefined && args.format === 'zip') {
+      throw new HostError('invalid-args', 'a ZIP holds the offline copy, which shows the latest capture: choose WACZ, WARC or BagIt to export one capture');
+    }
     const { archive, job, release } = this.jobs.openForExport(args.id);
     const outPath = path.resolve(args.outPath ?? defaultOutPath(job.archiveDir, args.format));
     const status: ExportStatus = {
@@ -72,6 +75,7 @@ export class ExportManager {
         const r = await exporter(archive, outPath, {
           metadata: readMetadata(archive.catalogue),
           includeMirror: args.includeMirror,
+          ...(args.capture !== undefined && { capture: args.capture }),
           signal: abort.signal,
           onProgress: (p) => {
             status.progress = p;

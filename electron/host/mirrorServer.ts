@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { MIRROR_DIR } from '../engine/store/archive.js';
 import { FrameTokens } from './frameTokens.js';
-import { hostAllowed, newToken, safeSegments, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
+import { capturePath } from '../../shared/capturePath.js';
+import { withViewerScript } from '../../shared/frameLocation.js';
+import { capturePathOf, type CaptureReplay, type ReplayedFile } from './captureReplay.js';
+import { hostAllowed, isHtml, newToken, safeSegments, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
 
 /** Finds a job's archive folder, or null when there is no such job. */
 export type ArchiveDirOf = (jobId: string) => string | null;
@@ -53,7 +56,7 @@ export interface MirrorServer {
  * redirects `<job>/<path>` there. A port rather than a `<job>.localhost` name keeps archives on the
  * app's site (127.0.0.1), where browsers allow a framed page its storage.
  */
-export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: () => string): Promise<MirrorServer> {
+export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: () => string, replay: CaptureReplay): Promise<MirrorServer> {
   const token = newToken();
   const tokens = new FrameTokens();
   const perJob = new Map<string, Promise<{ server: Server; port: number }>>();
@@ -79,6 +82,20 @@ export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: (
         };
         // Only a document loaded into a frame gets a token, so a page can't fetch one for another path.
         const framed = req.headers['sec-fetch-dest'] === 'iframe' || req.headers['sec-fetch-dest'] === 'frame';
+        const earlier = capturePathOf(segments);
+        if (earlier !== null) {
+          // An earlier capture's page reports its own path, so the viewer knows which capture it shows.
+          const token = () => (framed ? tokens.issue(jobId, capturePath(earlier.capture, earlier.localPath)) : null);
+          void replay(jobId, earlier.capture, earlier.localPath).then(
+            (file) => {
+              if (file !== null) sendReplayed(req, res, file, headers, token);
+              // Nothing in the WARC files for that path: the mirror's copy, the only one there is.
+              else if (!sendFileWithin(req, res, root, earlier.localPath.split('/'), headers, token)) sendText(res, 404, 'not in this archive');
+            },
+            (e: unknown) => sendText(res, 500, `cannot read capture ${earlier.capture} of ${earlier.localPath}: ${(e as Error).message}`),
+          );
+          return;
+        }
         const archivedPage = (file: string) => (framed ? tokens.issue(jobId, mirrorPath(root, file)) : null);
         if (!sendFileWithin(req, res, root, segments, headers, archivedPage)) sendText(res, 404, 'not in this archive');
       });
@@ -143,6 +160,13 @@ function refused(req: IncomingMessage, res: ServerResponse): boolean {
   else if (req.headers['sec-fetch-dest'] === 'document') sendText(res, 403, TOP_LEVEL_REFUSED);
   else return false;
   return true;
+}
+
+/** A file of an earlier capture, with the viewer's script in an HTML page. */
+function sendReplayed(req: IncomingMessage, res: ServerResponse, file: ReplayedFile, headers: Record<string, string>, token: () => string | null): void {
+  const body = isHtml(file.contentType) ? Buffer.from(withViewerScript(file.body, token())) : file.body;
+  res.writeHead(200, { ...headers, 'Content-Type': file.contentType, 'Content-Length': String(body.length), 'X-Content-Type-Options': 'nosniff' });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -9,6 +9,7 @@ import { WEB_SHELL_ACTIONS } from './commands.js';
 import { startEngineHost, type EngineHost } from './engineHost.js';
 import type { ExporterMap } from './exportManager.js';
 import { hostAllowed, newToken, safeSegments, sameOriginRequest, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
+import { captureReplayOf } from './captureReplay.js';
 import { startMirrorServer } from './mirrorServer.js';
 import { appCsp } from './appCsp.js';
 import { sendTokenlessPage } from './tokenlessPage.js';
@@ -56,6 +57,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       }
     },
     () => appOrigin,
+    captureReplayOf(() => engine?.jobs ?? null),
   );
   const server = createServer();
   try {

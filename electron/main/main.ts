@@ -6,6 +6,7 @@ import { desktopShell } from './desktopShell.js';
 import { wireIpc } from './ipc.js';
 import { keepOnAppOrigin, lockDownSession, lockDownWindows } from './lockdown.js';
 import { installMenu } from './menu.js';
+import { captureReplayOf } from '../host/captureReplay.js';
 import { ARCHIVE_SCHEME, handleSchemes, registerSchemes } from './protocols.js';
 import { APP_ORIGIN } from './senderCheck.js';
 import { ViewerFrames } from './viewerFrames.js';
@@ -71,7 +72,7 @@ app.whenReady().then(() => {
     } catch {
       return null;
     }
-  });
+  }, captureReplayOf(() => engine.jobs));
   wireIpc(engine, () => mainWindow);
   mainWindow = createWindow();
   app.on('activate', () => {

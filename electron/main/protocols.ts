@@ -5,6 +5,8 @@ import { protocol } from 'electron';
 import { JOB_PLACEHOLDER } from '../../shared/frameLocation.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
 import { archivedHtml, isHtml, mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
+import { withViewerScript } from '../../shared/frameLocation.js';
+import { capturePathOf, type CaptureReplay, type ReplayedFile } from '../host/captureReplay.js';
 import { APP_SCHEME } from './senderCheck.js';
 import { appCsp } from '../host/appCsp.js';
 
@@ -57,6 +59,33 @@ function fileResponse(file: string, csp: string, archivedPage = false): Response
   });
 }
 
+/**
+ * `@capture/<n>/<path>`: that capture's version from the WARC files (see captureReplay.ts), else the
+ * mirror's copy; under the archive's own origin and policy, with the viewer's script in HTML.
+ */
+async function replayResponse(replay: CaptureReplay, jobId: string, mirror: string, capture: number, localPath: string): Promise<Response> {
+  let replayed: ReplayedFile | null;
+  try {
+    replayed = await replay(jobId, capture, localPath);
+  } catch (e) {
+    return new Response(`cannot read capture ${capture} of ${localPath}: ${(e as Error).message}`, { status: 500, headers: { 'Content-Type': 'text/plain' } });
+  }
+  if (replayed === null) {
+    const file = resolveFileWithin(mirror, localPath.split('/'));
+    return file === null ? notFound() : fileResponse(file, ARCHIVE_CSP, true);
+  }
+  const body = isHtml(replayed.contentType) ? withViewerScript(replayed.body, null) : replayed.body;
+  return new Response(new Uint8Array(body), {
+    headers: {
+      'Content-Type': replayed.contentType,
+      'Content-Length': String(body.length),
+      'Content-Security-Policy': ARCHIVE_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    },
+  });
+}
+
 const notFound = () => new Response('not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
 
 /** Segments of a request's path, decoded and checked (see safeSegments). */
@@ -68,7 +97,7 @@ function segmentsOf(url: URL): string[] | null {
  * harvest-app://app/... serves the built renderer; harvest-archive://<jobId>/... serves only that
  * job's mirror folder. Anything else, or outside those folders, is a 404.
  */
-export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string) => string | null): void {
+export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string) => string | null, replay: CaptureReplay): void {
   protocol.handle(APP_SCHEME, (req) => {
     const url = new URL(req.url);
     const segments = segmentsOf(url);
@@ -83,7 +112,10 @@ export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string)
     const dir = archiveDirOf(url.host);
     const segments = segmentsOf(url);
     if (dir === null || segments === null) return notFound();
-    const file = resolveFileWithin(path.join(dir, MIRROR_DIR), segments);
+    const mirror = path.join(dir, MIRROR_DIR);
+    const earlier = capturePathOf(segments);
+    if (earlier !== null) return replayResponse(replay, url.host, mirror, earlier.capture, earlier.localPath);
+    const file = resolveFileWithin(mirror, segments);
     return file === null ? notFound() : fileResponse(file, ARCHIVE_CSP, true);
   });
 }

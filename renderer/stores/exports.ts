@@ -8,6 +8,8 @@ export interface ExportRequest {
   format: ExportFormat;
   outPath?: string;
   includeMirror: boolean;
+  /** One capture only (not for ZIP); every capture when absent. */
+  capture?: number;
 }
 
 interface ExportsState {
@@ -25,8 +27,14 @@ interface ExportsState {
 
 export const useExports = create<ExportsState>()((set, get) => ({
   byId: {},
-  start: async ({ jobId, format, outPath, includeMirror }) => {
-    const status = await commandValue('archives.export', { id: jobId, format, includeMirror, ...(outPath ? { outPath } : {}) });
+  start: async ({ jobId, format, outPath, includeMirror, capture }) => {
+    const status = await commandValue('archives.export', {
+      id: jobId,
+      format,
+      includeMirror,
+      ...(outPath ? { outPath } : {}),
+      ...(capture !== undefined && { capture }),
+    });
     if (status) get().apply(status);
     return status;
   },

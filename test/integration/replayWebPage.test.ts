@@ -25,9 +25,9 @@ const RWP_DIR = path.join(PROJECT_ROOT, 'node_modules', 'replaywebpage');
  * Serves ReplayWeb.page's ui.js and sw.js, an embedding page and the WACZ, with the byte ranges
  * ReplayWeb.page reads a WACZ by.
  */
-function startViewerServer(wacz: string, pageUrl: string): Promise<{ server: Server; origin: string }> {
+function startViewerServer(wacz: string, pageUrl: string, ts?: string): Promise<{ server: Server; origin: string }> {
   const embed = `<!doctype html><meta charset="utf-8"><script src="/ui.js"></script>
-<replay-web-page source="/archive.wacz" url="${pageUrl}" replayBase="/" embed="replayonly" style="display:block;width:1200px;height:900px"></replay-web-page>`;
+<replay-web-page source="/archive.wacz" url="${pageUrl}"${ts ? ` ts="${ts}"` : ''} replayBase="/" embed="replayonly" style="display:block;width:1200px;height:900px"></replay-web-page>`;
   const files: Record<string, { file: string; type: string }> = {
     '/ui.js': { file: path.join(RWP_DIR, 'ui.js'), type: 'application/javascript' },
     '/sw.js': { file: path.join(RWP_DIR, 'sw.js'), type: 'application/javascript' },
@@ -146,3 +146,84 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
     assert.ok(title.length > 0, 'the page rendered with its title');
   });
 });
+
+/** The replay frame of `pageUrl` in ReplayWeb.page's embed, once loaded. */
+async function replayFrame(browser: Browser, origin: string, pageUrl: string): Promise<Frame> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await page.goto(`${origin}/`);
+  let frame: Frame | undefined;
+  const deadline = Date.now() + 60_000;
+  while (!frame && Date.now() < deadline) {
+    frame = page.frames().find((f) => f.url().endsWith(pageUrl) && f.url().includes('mp_/'));
+    if (!frame) await page.waitForTimeout(250);
+  }
+  assert.ok(frame, `a replay frame for ${pageUrl} (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
+  await frame.waitForLoadState('load');
+  return frame;
+}
+
+describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
+  let work: string;
+  const servers: Server[] = [];
+  let browser: Browser | null = null;
+
+  before(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-rwp-captures-'));
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const s of servers) s.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('shows each capture of a changed page, the unchanged stylesheet through its revisit', async () => {
+    const home = (words: string) =>
+      `<!doctype html><html><head><title>Home</title><link rel="stylesheet" href="/s.css"></head><body><p id="words">${words}</p></body></html>`;
+    const files: Record<string, [string, string]> = {
+      '/': ['text/html', home('First words.')],
+      '/s.css': ['text/css', 'body { color: rgb(1, 2, 3) }'],
+    };
+    const site = createServer((req, res) => {
+      const f = files[req.url ?? ''];
+      if (!f) return void res.writeHead(404).end('no');
+      res.writeHead(200, { 'content-type': f[0] }).end(f[1]);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    servers.push(site);
+    const addr = site.address();
+    const origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const archive = path.join(work, 'archive');
+    assert.equal((await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet', '--delay-ms', '0'])).status, 0);
+    files['/'] = ['text/html', home('Second words.')];
+    // WARC-Date has whole seconds: the captures must not share one.
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.equal((await runHarvest(['recrawl', archive, '--quiet'])).status, 0);
+    const wacz = path.join(work, 'two.wacz');
+    const exported = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);
+    assert.equal(exported.status, 0, exported.stderr);
+    site.close();
+
+    const stamps = await captureStamps(archive);
+    assert.equal(stamps.length, 2);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    for (const [i, words] of ['First words.', 'Second words.'].entries()) {
+      const viewer = await startViewerServer(wacz, `${origin}/`, stamps[i]);
+      servers.push(viewer.server);
+      const frame = await replayFrame(browser, viewer.origin, `${origin}/`);
+      assert.equal((await frame.textContent('#words'))?.trim(), words, `capture ${i + 1}`);
+      await frame.waitForFunction('getComputedStyle(document.body).color === "rgb(1, 2, 3)"', undefined, { timeout: 30_000 });
+    }
+  });
+});
+
+/** The 14-digit time of each capture of the seed, from `harvest captures --json` start times. */
+async function captureStamps(archive: string): Promise<string[]> {
+  const out = await runHarvest(['captures', archive, '--json']);
+  const captures = JSON.parse(out.stdout) as { startedAt: string; finishedAt: string | null }[];
+  // A time inside each capture: its end, to the second (the seed was fetched before it).
+  return captures.map((c) => (c.finishedAt ?? c.startedAt).replace(/\D/g, '').slice(0, 14));
+}

@@ -8,6 +8,7 @@ import { Library } from '../../renderer/features/Library/index.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
+import type { CaptureSummary } from '../../shared/captures.js';
 import type { ArchiveSummary, ExportStatus, JobSummary } from '../../shared/contract.js';
 import { DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
@@ -26,6 +27,16 @@ const archive = (jobId: string, pages = 10): ArchiveSummary => ({
 });
 
 const metadata: DublinCore = DublinCoreSchema.parse({ title: 'T', subject: ['a', 'b'], language: ['en'] });
+
+const capture = (id: number): CaptureSummary => ({
+  id,
+  startedAt: `2026-0${id}-01T00:00:00.000Z`,
+  finishedAt: `2026-0${id}-01T01:00:00.000Z`,
+  state: 'finished',
+  durationMs: 3_600_000,
+  counts: { new: 1, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, failed: 0 },
+  bytesAdded: 100,
+});
 
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
 
@@ -50,6 +61,7 @@ describe('library', () => {
       'archives.reveal': () => ok({ path: '/data/a' }),
       'archives.export': (a) => ((exportArgs = a), ok(running)),
       'exports.cancel': () => ok({ ...running, state: 'cancelled' }),
+      'archives.captures': (a) => ok(a.id === 'a' ? [capture(1), capture(2)] : [capture(1)]),
       'archives.getMetadata': () => ok(metadata),
       'archives.setMetadata': (a) => ok(a.metadata as DublinCore),
     });
@@ -132,6 +144,36 @@ describe('library', () => {
     assert.equal(screen.getByTestId('export-status').getAttribute('data-state'), 'cancelled');
     fireEvent.click(screen.getByTestId('export-close'));
     assert.equal(screen.queryByTestId('export-dialog'), null);
+  });
+
+  it('exports one capture of an archive that has several', async () => {
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[0]!).getByTestId('archive-export'));
+    await settle();
+    const select = screen.getByTestId('export-capture') as HTMLSelectElement;
+    assert.deepEqual(
+      Array.from(select.options).map((o) => o.value),
+      ['', '1', '2'],
+    );
+    fireEvent.change(select, { target: { value: '2' } });
+    await act(async () => fireEvent.click(screen.getByTestId('export-start')));
+    assert.deepEqual(exportArgs, { id: 'a', format: 'wacz', includeMirror: false, capture: 2 });
+  });
+
+  it('offers no capture choice for one capture, nor for a ZIP', async () => {
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[1]!).getByTestId('archive-export'));
+    await settle();
+    assert.equal(screen.queryByTestId('export-capture'), null);
+    cleanup();
+    render(<Library />);
+    fireEvent.click(within(screen.getAllByTestId('archive-row')[0]!).getByTestId('archive-export'));
+    await settle();
+    fireEvent.change(screen.getByTestId('export-capture'), { target: { value: '1' } });
+    fireEvent.click(screen.getByTestId('export-format-zip'));
+    assert.equal((screen.getByTestId('export-capture') as HTMLSelectElement).disabled, true);
+    await act(async () => fireEvent.click(screen.getByTestId('export-start')));
+    assert.deepEqual(exportArgs, { id: 'a', format: 'zip', includeMirror: false });
   });
 
   it('shows a finished export with its result', async () => {

@@ -95,6 +95,7 @@ async function writePayload(
     metadata: opts.metadata,
     ...(opts.signal && { signal: opts.signal }),
     ...(opts.noPageText && { noPageText: true }),
+    ...(opts.capture !== undefined && { capture: opts.capture }),
     onProgress: (p) => report(`WACZ: ${p.phase}`, p.doneBytes, p.totalBytes),
   });
   // The WACZ exporter wrote and flushed the file itself, so it is hashed in a pass of its own.

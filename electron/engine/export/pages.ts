@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { Archive } from '../store/archive.js';
-import type { PageRow } from '../store/catalogue.js';
+import type { CapturePage } from '../store/catalogue.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
 import { finish, writeChunk } from './lines.js';
@@ -12,35 +12,34 @@ export interface MainPage {
 }
 
 /**
- * Writes `pages/pages.jsonl` (WACZ's json-pages-1.0): a header line, then the seeds, then every other
- * archived HTML page, each with url, title and ts, and its text unless `text` is false. Streamed from the catalogue. Returns the first
- * seed, the archive's main page, when it was fetched.
+ * Writes `pages/pages.jsonl` (WACZ's json-pages-1.0): a header line, then per capture (every one, or
+ * only `capture`) its seeds and then every other HTML page it fetched, each with url, title and ts
+ * (that capture's fetch time, so a page captured twice is listed twice), and its text as of that
+ * capture unless `text` is false. Streamed from the catalogue. Returns the archive's main page: the
+ * first seed of the last capture listed, when it was fetched.
  */
-export async function writePages(archive: Archive, outFile: string, opts: { text?: boolean } = {}): Promise<MainPage | null> {
+export async function writePages(archive: Archive, outFile: string, opts: { text?: boolean; capture?: number } = {}): Promise<MainPage | null> {
   const c = archive.catalogue;
   const out = createWriteStream(outFile);
   // Each page's visible text, as Browsertrix writes it, from the search index (when it has one).
   const index = opts.text === false ? null : TextIndex.openReadonly(archive.dir);
-  const line = (p: PageRow): string => {
-    const text = index?.textOf(p.url) ?? null;
+  const line = (p: CapturePage): string => {
+    const text = index?.textOf(p.url, p.capture) ?? null;
     return JSON.stringify({ id: randomUUID(), url: p.url, ts: p.fetchedAt, ...(p.title ? { title: p.title } : {}), ...(text !== null && { text }) }) + '\n';
   };
+  const seeds = [...new Set(archive.job.seeds.map((s) => canonicalize(s)).filter((u): u is string => u !== null))];
+  const seedSet = new Set(seeds);
   let main: MainPage | null = null;
   try {
     await writeChunk(out, JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' }) + '\n');
-    const seeds = new Set<string>();
-    for (const seed of archive.job.seeds) {
-      const url = canonicalize(seed);
-      if (url === null || seeds.has(url)) continue;
-      seeds.add(url);
-      const page = c.pageOf(url);
-      if (page === null) continue;
-      main ??= { url: page.url, ts: page.fetchedAt };
-      await writeChunk(out, line(page));
-    }
-    for (const page of c.iterateHtmlPages()) {
-      if (!seeds.has(page.url)) await writeChunk(out, line(page));
-    }
+    // Two passes, so memory holds only the seeds' pages: the seeds of each capture, then the rest.
+    const seedPages: CapturePage[] = [];
+    for (const page of c.iterateCapturePages(opts.capture)) if (seedSet.has(page.url)) seedPages.push(page);
+    seedPages.sort((a, b) => a.capture - b.capture || seeds.indexOf(a.url) - seeds.indexOf(b.url));
+    for (const page of seedPages) await writeChunk(out, line(page));
+    const first = seedPages.find((p) => p.capture === seedPages.at(-1)!.capture);
+    if (first) main = { url: first.url, ts: first.fetchedAt };
+    for (const page of c.iterateCapturePages(opts.capture)) if (!seedSet.has(page.url)) await writeChunk(out, line(page));
   } finally {
     index?.close();
     await finish(out);

@@ -10,6 +10,11 @@ export interface ExportOptions {
   noPageText?: boolean;
   /** BagIt only: put the browsable mirror in the payload beside the WACZ. */
   includeMirror?: boolean;
+  /**
+   * WACZ, WARC and BagIt: only this capture's records, with the earlier records its revisits refer
+   * to; default every capture.
+   */
+  capture?: number;
   /** BagIt only: the manifests' checksum algorithms, each with its own manifest; default sha512. */
   bagAlgorithms?: readonly ManifestAlgorithm[];
 }

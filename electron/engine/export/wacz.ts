@@ -5,6 +5,7 @@ import { writeAtomically } from './atomicFile.js';
 import { writeCdxj } from './cdxj.js';
 import { datapackageDigestJson, datapackageJson } from './datapackage.js';
 import { sortLines } from './externalSort.js';
+import { exportedWarcs } from './captureWarcs.js';
 import { HashingZip } from './hashingZip.js';
 import { writePages } from './pages.js';
 import { throttleProgress } from './progress.js';
@@ -24,13 +25,16 @@ export const COMPRESS_INDEX_ABOVE_BYTES = 4 * 1024 * 1024;
 export const exportWacz: Exporter = async (archive, outPath, opts) => {
   const { signal } = opts;
   const onProgress = throttleProgress(opts.onProgress);
-  const warcs = await finishedWarcFiles(archive.warcDir);
-  const warcBytes = warcs.reduce((n, w) => n + w.bytes, 0);
+  // Refused before any work when the WARC files are unfinished.
+  await finishedWarcFiles(archive.warcDir);
   const out = path.resolve(outPath);
   let files = 0;
   await writeAtomically(out, signal, async (partial) => {
     const work = await mkdtemp(path.join(path.dirname(out), '.harvest-export-'));
     try {
+      onProgress({ phase: 'selecting WARC records', doneBytes: 0, totalBytes: 0 });
+      const warcs = await exportedWarcs(archive, opts.capture, work, signal);
+      const warcBytes = warcs.reduce((n, w) => n + w.bytes, 0);
       onProgress({ phase: 'indexing WARC', doneBytes: 0, totalBytes: warcBytes });
       const unsorted = path.join(work, 'unsorted.cdxj');
       await writeCdxj(warcs, unsorted, {
@@ -51,7 +55,7 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
         indexes.push({ file: sorted, name: 'index.cdx', compress: true });
       }
       const pagesFile = path.join(work, 'pages.jsonl');
-      const mainPage = await writePages(archive, pagesFile, { text: !opts.noPageText });
+      const mainPage = await writePages(archive, pagesFile, { text: !opts.noPageText, ...(opts.capture !== undefined && { capture: opts.capture }) });
 
       const total =
         warcBytes +

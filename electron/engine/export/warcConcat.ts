@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,20 +14,32 @@ import { warcOperator } from '../warc/warcinfo.js';
 import { writeAtomically } from './atomicFile.js';
 import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
-import { finishedWarcFiles } from './warcFiles.js';
+import { exportedWarcs } from './captureWarcs.js';
+import { finishedWarcFiles, type FinishedWarc } from './warcFiles.js';
 
 /**
  * One `.warc.gz`: a warcinfo record carrying the archive's description, then the finished WARC
  * files one after another. Each record is its own gzip member, so the concatenation is itself a
- * valid multi-member gzip WARC (each file keeps its own warcinfo record too).
+ * valid multi-member gzip WARC (each file keeps its own warcinfo record too). With `capture`, that
+ * capture's files and the originals its revisits refer to (captureWarcs.ts).
  */
 export const exportWarc: Exporter = async (archive, outPath, opts) => {
   const { signal } = opts;
   const onProgress = throttleProgress(opts.onProgress);
-  const warcs = await finishedWarcFiles(archive.warcDir);
-  const total = warcs.reduce((n, w) => n + w.bytes, 0);
+  await finishedWarcFiles(archive.warcDir);
   const out = path.resolve(outPath);
   await writeAtomically(out, signal, async (partial) => {
+    const work = await mkdtemp(path.join(path.dirname(out), '.harvest-export-'));
+    try {
+      await concatenate(partial, await exportedWarcs(archive, opts.capture, work, signal));
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+  return { path: out, bytes: (await stat(out)).size, files: 1 };
+
+  async function concatenate(partial: string, warcs: readonly FinishedWarc[]): Promise<void> {
+    const total = warcs.reduce((n, w) => n + w.bytes, 0);
     let done = 0;
     onProgress({ phase: 'writing', doneBytes: 0, totalBytes: total });
     const counter = (): Transform =>
@@ -48,8 +60,7 @@ export const exportWarc: Exporter = async (archive, outPath, opts) => {
       if (!target.destroyed) target.end();
       if (!target.closed) await once(target, 'close');
     }
-  });
-  return { path: out, bytes: (await stat(out)).size, files: 1 };
+  }
 };
 
 /**

@@ -8,6 +8,7 @@ import type {
   NewUrl,
   PageRecord,
   PageRow,
+  CapturePage,
   PayloadCapture,
   QueuedRow,
   Readmission,
@@ -122,6 +123,17 @@ export interface CaptureStore {
    * counts of every outcome, URL lists capped at `limit`.
    */
   changes(opts: { capture?: number; since?: number; limit?: number }): ChangeReport;
+  /**
+   * The HTML pages each capture (or only `capture`) fetched and still had (2xx, not removed or
+   * failed), by capture then discovery order, each with its own fetch time, streamed.
+   */
+  iterateCapturePages(capture?: number): Generator<CapturePage>;
+  /**
+   * The URL whose copy is at mirror path `localPath` (in any capture), and of its captures the one
+   * whose payload is in the WARC files nearest `capture` (that one if it can, the earlier of two
+   * as near), null when none is; undefined when no URL has that path.
+   */
+  captureAtPath(localPath: string, capture: number): { url: string; capture: UrlCapture | null } | undefined;
 }
 
 /** robots.txt as fetched per site. */

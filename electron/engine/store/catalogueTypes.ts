@@ -106,6 +106,11 @@ export interface PageRow {
   fetchedAt: string;
 }
 
+/** An HTML page as one capture had it (a WACZ's page list names every capture's pages). */
+export interface CapturePage extends PageRow {
+  capture: number;
+}
+
 export interface RobotsRow {
   http_status: number | null;
   body: string | null;
@@ -127,6 +132,8 @@ export interface PageRecord {
   localPath: string;
   /** When it was fetched (ISO 8601); given by pageAt only. */
   capturedAt?: string | null;
+  /** Gone in the current capture (its copy stays); given by queryPages only. */
+  removed?: boolean;
 }
 
 /** How a URL met again in a new capture is admitted: what admission would give a new row. */

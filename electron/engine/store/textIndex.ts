@@ -199,10 +199,15 @@ export class TextIndex {
     };
   }
 
-  /** A page's text as a reader sees it (for WACZ page lists), or null when it has none. */
+  /**
+   * A page's text as a reader sees it (for WACZ page lists) as of a capture: the latest indexed in it
+   * or before (a re-crawl indexes only what it saves); null when it has none.
+   */
   textOf(url: string, capture = FIRST_CAPTURE): string | null {
     const body = this.db
-      .prepare('SELECT harvest_inflate(s.body_z) FROM text_docs d JOIN text_store s ON s.id = d.text_id WHERE d.url = ? AND d.capture = ?')
+      .prepare(
+        'SELECT harvest_inflate(s.body_z) FROM text_docs d JOIN text_store s ON s.id = d.text_id WHERE d.url = ? AND d.capture <= ? ORDER BY d.capture DESC LIMIT 1',
+      )
       .pluck()
       .get(url, capture) as string | undefined;
     return body === undefined ? null : withoutWordBreaks(body);

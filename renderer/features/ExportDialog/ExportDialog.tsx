@@ -1,7 +1,8 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { CaptureSummary } from '../../../shared/captures.js';
 import type { ArchiveSummary } from '../../../shared/contract.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/metadata.js';
-import { formatBytes, plural } from '../../lib/format.js';
+import { formatBytes, formatDate, plural } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';
 import { selectExport, useExports } from '../../stores/exports.js';
@@ -20,6 +21,12 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [includeMirror, setIncludeMirror] = useState(false);
   const [outPath, setOutPath] = useState('');
+  /** '' for every capture, else one capture's number. */
+  const [capture, setCapture] = useState('');
+  const [captures, setCaptures] = useState<CaptureSummary[]>([]);
+  useEffect(() => {
+    void commandValue('archives.captures', { id: archive.jobId }).then((list) => list && setCaptures(list));
+  }, [archive.jobId]);
   const [exportId, setExportId] = useState<string | null>(null);
   const status = useExports(selectExport(exportId));
   const running = status?.state === 'running';
@@ -35,6 +42,7 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
       format,
       includeMirror: format === 'bagit' && includeMirror,
       ...(outPath.trim() ? { outPath: outPath.trim() } : {}),
+      ...(capture !== '' && format !== 'zip' && { capture: Number(capture) }),
     });
     if (started) setExportId(started.exportId);
   };
@@ -65,6 +73,26 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
               <input type="checkbox" checked={includeMirror} onChange={(e) => setIncludeMirror(e.target.checked)} data-testid="export-include-mirror" />
               Include the offline copy (mirror) in the bag
             </label>
+          )}
+          {captures.length > 1 && (
+            <>
+              <label htmlFor="export-capture">Captures</label>
+              <select
+                id="export-capture"
+                value={format === 'zip' ? '' : capture}
+                disabled={format === 'zip'}
+                onChange={(e) => setCapture(e.target.value)}
+                data-testid="export-capture"
+              >
+                <option value="">Every capture ({captures.length})</option>
+                {captures.map((c) => (
+                  <option key={c.id} value={String(c.id)}>
+                    Capture {c.id} only, {formatDate(c.startedAt)}
+                  </option>
+                ))}
+              </select>
+              {format === 'zip' && <small className="hint">A ZIP holds the offline copy, which shows the latest capture.</small>}
+            </>
           )}
           <label htmlFor="export-path">Save to</label>
           <div className="row">

@@ -5,7 +5,10 @@ import { commandValue } from '../../stores/command.js';
 const PAGE_LIMIT = 200;
 const SEARCH_DEBOUNCE_MS = 250;
 
-/** The archive's pages, searchable by URL and title; picking one opens it in the viewer. */
+/**
+ * The archive's pages, searchable by URL and title; picking one opens it in the viewer. Pages gone
+ * from the site in the latest capture stay, marked removed, like a library's withdrawn items.
+ */
 export function PageList({ jobId, current, onOpen }: { jobId: string; current: string | null; onOpen(localPath: string): void }) {
   const [search, setSearch] = useState('');
   const [rows, setRows] = useState<PageRow[]>([]);
@@ -45,7 +48,16 @@ export function PageList({ jobId, current, onOpen }: { jobId: string; current: s
             <li key={p.localPath}>
               <button className={`page-item${p.localPath === current ? ' current' : ''}`} onClick={() => onOpen(p.localPath)} title={p.url} data-testid="page-item">
                 <span className="page-title">{p.title || p.url}</span>
-                <span className="page-url muted">{p.url}</span>
+                <span className="page-url muted">
+                  {p.removed && (
+                    <>
+                      <span className="mark mark-removed" title="Gone from the site in the latest capture; the copy stays" data-testid="page-removed">
+                        removed
+                      </span>{' '}
+                    </>
+                  )}
+                  {p.url}
+                </span>
               </button>
             </li>
           ))}

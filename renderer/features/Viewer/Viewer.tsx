@@ -12,6 +12,9 @@ import { Confirm } from '../Confirm/index.js';
 import { viewerUrl } from './frameLocation.js';
 import { archivedPathOf, isMissing, MISSING_PREFIX, NotInArchive } from './NotInArchive.js';
 import { PageList } from './PageList.js';
+import { TextDiff } from './TextDiff.js';
+import { Timeline } from './Timeline.js';
+import { capturePath, parseCapturePath } from '../../../shared/capturePath.js';
 
 /**
  * The in-app viewer: an archived page in a sandboxed frame served by the host from the archive
@@ -62,6 +65,10 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   /** The not-in-archive page's original URL, when that is what the archivist is looking at. */
   const missing = entry !== null && isMissing(entry) ? entry.slice(MISSING_PREFIX.length) : null;
   const path = missing === null ? entry : null;
+  /** An earlier capture in view (`@capture/<n>/<path>`), else the offline copy. */
+  const earlier = path === null ? null : parseCapturePath(path);
+  const localPath = earlier ? earlier.localPath : path;
+  const [diff, setDiff] = useState<{ url: string; from: number; to: number } | null>(null);
   const [typed, setTyped] = useState<string | null>(null);
   /** Location answers can come back out of order: only a newer one than the last applied counts. */
   const asked = useRef(0);
@@ -117,14 +124,14 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   }, [viewerBase, jobId]);
 
   useEffect(() => {
-    if (!path) return;
+    if (!localPath) return;
     let live = true;
     setPage(undefined);
-    void commandValue('archives.lookup', { id: jobId, localPath: path }).then((row) => live && setPage(row));
+    void commandValue('archives.lookup', { id: jobId, localPath }).then((row) => live && setPage(row));
     return () => {
       live = false;
     };
-  }, [jobId, path]);
+  }, [jobId, localPath]);
 
   const onLoad = (): void => {
     if (!ownLoad.current && !reported.current) setLost(true);
@@ -139,6 +146,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
     if (isWeb && where) setOpened(where);
   };
 
+  // A diff belongs to the page it was asked for.
+  const showDiff = diff !== null && page?.url === diff.url && !missing;
+
   const address = missing
     ? missing
     : lost
@@ -147,9 +157,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
       ? '…'
       : page
         ? page.url
-        : path === MIRROR_INDEX
+        : localPath === MIRROR_INDEX
           ? 'Start page of this archive (links to each seed)'
-          : `${path} (not a harvested page)`;
+          : `${localPath} (not a harvested page)`;
 
   return (
     <div className="viewer" data-testid="viewer">
@@ -198,8 +208,23 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
       )}
       {page && !missing && !lost && (
         <p className="capture-banner" data-testid="viewer-banner">
-          Archived copy{page.capturedAt ? <> captured <strong>{formatDate(page.capturedAt)}</strong></> : null} · not the live page
+          {earlier ? (
+            <>
+              The page as capture <strong>{earlier.capture}</strong> had it, from the WARC records · not the live page
+            </>
+          ) : (
+            <>Archived copy{page.capturedAt ? <> captured <strong>{formatDate(page.capturedAt)}</strong></> : null} · not the live page</>
+          )}
         </p>
+      )}
+      {page && localPath && !missing && !lost && (
+        <Timeline
+          jobId={jobId}
+          url={page.url}
+          shown={earlier?.capture ?? null}
+          onShow={(n) => go(visit(history, n === null ? localPath : capturePath(n, localPath)))}
+          onCompare={(from, to) => setDiff({ url: page.url, from, to })}
+        />
       )}
       {confirmOpen && (
         <Confirm
@@ -216,10 +241,11 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
         </Confirm>
       )}
       <div className="viewer-body">
-        <PageList jobId={jobId} current={path} onOpen={(p) => go(visit(history, p))} />
+        <PageList jobId={jobId} current={localPath} onOpen={(p) => go(visit(history, p))} />
         {missing && <NotInArchive jobId={jobId} url={missing} onOpenUrl={(u) => void openUrl(u)} />}
+        {showDiff && <TextDiff jobId={jobId} url={diff.url} from={diff.from} to={diff.to} onClose={() => setDiff(null)} />}
         <iframe
-          hidden={missing !== null}
+          hidden={missing !== null || showDiff}
           ref={frameRef}
           className="viewer-frame"
           title={archive ? `Archived copy of ${archive.name}` : 'Archived page'}

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 // dist/test/unit/renderer -> project root
 const root = resolve(fileURLToPath(import.meta.url), '../../../../..');
 const rendererDir = join(root, 'renderer');
-const ALLOWED_PACKAGES = ['react', 'react-dom', 'zustand', '@tanstack/react-virtual'];
+// diff (jsdiff): the viewer's word diff of two captures' text, pure JavaScript with no imports of its own.
+const ALLOWED_PACKAGES = ['react', 'react-dom', 'zustand', '@tanstack/react-virtual', 'diff'];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -36,7 +37,7 @@ function allowed(spec: string, file: string): boolean {
   return ALLOWED_PACKAGES.some((p) => spec === p || spec.startsWith(`${p}/`));
 }
 
-it('the renderer imports only react, react-dom, zustand, @tanstack/react-virtual, itself and shared/', async () => {
+it('the renderer imports only react, react-dom, zustand, @tanstack/react-virtual, diff, itself and shared/', async () => {
   const files = await sources(rendererDir);
   assert.ok(files.length > 10, 'renderer sources found');
   const bad = [];

@@ -10,7 +10,7 @@ import {
 import type { CrawlState } from '../../../../shared/crawl.js';
 import { compareCapture, isPresent } from '../captureOutcome.js';
 import type { CaptureStore } from '../catalogueStore.js';
-import type { UrlCapture } from '../catalogueTypes.js';
+import type { CapturePage, UrlCapture } from '../catalogueTypes.js';
 import { Statements } from './database.js';
 import type { SqliteMeta } from './metaRows.js';
 
@@ -43,6 +43,17 @@ const SQL = {
   urlsWith: `SELECT u.url FROM url_captures c JOIN urls u ON u.id = c.url_id WHERE c.capture_id = ? AND c.outcome = ?
     ORDER BY u.id LIMIT ?`,
   capturesOf: `SELECT ${COLUMNS} FROM url_captures WHERE url_id = (SELECT id FROM urls WHERE url = ?) ORDER BY capture_id`,
+  pages: `SELECT u.url, u.title, c.fetched_at AS fetchedAt, c.capture_id AS capture FROM url_captures c JOIN urls u ON u.id = c.url_id
+    WHERE (@capture IS NULL OR c.capture_id = @capture) AND c.outcome IN ${PRESENT_OUTCOMES}
+      AND (c.http_status BETWEEN 200 AND 299 OR c.outcome = 'not-modified')
+      AND (c.content_type LIKE 'text/html%' OR c.content_type LIKE 'application/xhtml+xml%')
+    ORDER BY c.capture_id, u.id`,
+  // The URL now saved at the path, else one an earlier capture saved there.
+  urlAtPath: `SELECT id, url FROM urls WHERE local_path = @path
+    UNION ALL SELECT u.id, u.url FROM url_captures c JOIN urls u ON u.id = c.url_id WHERE c.local_path = @path
+    LIMIT 1`,
+  nearestReadable: `SELECT ${COLUMNS} FROM url_captures WHERE url_id = ? AND warc_file IS NOT NULL
+    ORDER BY ABS(capture_id - @capture), capture_id LIMIT 1`,
   between: `SELECT u.url, n.outcome AS n_outcome, n.http_status AS n_status, n.payload_digest AS n_digest, n.text_digest AS n_text,
       m.outcome AS m_outcome, m.http_status AS m_status, m.payload_digest AS m_digest, m.text_digest AS m_text
     FROM urls u
@@ -159,6 +170,17 @@ export class SqliteCaptureRows implements Omit<CaptureStore, 'beginCapture'> {
 
   capturesOf(url: string): UrlCapture[] {
     return (this.sql.get('capturesOf').all(url) as CaptureRow[]).map(toUrlCapture);
+  }
+
+  *iterateCapturePages(capture?: number): Generator<CapturePage> {
+    yield* this.sql.get('pages').iterate({ capture: capture ?? null }) as Iterable<CapturePage>;
+  }
+
+  captureAtPath(localPath: string, capture: number): { url: string; capture: UrlCapture | null } | undefined {
+    const found = this.sql.get('urlAtPath').get({ path: localPath }) as { id: number; url: string } | undefined;
+    if (found === undefined) return undefined;
+    const r = this.sql.get('nearestReadable').get(found.id, { capture }) as CaptureRow | undefined;
+    return { url: found.url, capture: r ? toUrlCapture(r) : null };
   }
 
   changes(opts: { capture?: number; since?: number; limit?: number }): ChangeReport {

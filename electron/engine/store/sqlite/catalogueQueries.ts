@@ -18,8 +18,9 @@ const SQL = {
   htmlArchived: `SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL}`,
   pageOf: 'SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE url = ? AND fetched_at IS NOT NULL',
   htmlPages: `SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL} ORDER BY id`,
-  pageAt:
-    "SELECT url, title, local_path AS localPath, fetched_at AS capturedAt FROM urls WHERE state = 'archived' AND local_path = ? ORDER BY id LIMIT 1",
+  // A page gone since (404/410 now) keeps its copy and its path.
+  pageAt: `SELECT url, title, local_path AS localPath, fetched_at AS capturedAt FROM urls
+    WHERE state IN ('archived', 'http-error') AND local_path = ? ORDER BY state = 'archived' DESC, id LIMIT 1`,
   records: `SELECT ${RECORD_COLUMNS} FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id ORDER BY u.id`,
 } as const;
 
@@ -30,7 +31,7 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
   constructor(
     private readonly db: Database.Database,
     private readonly currentCapture: () => number,
-    oneCapture = false,
+    private readonly oneCapture = false,
   ) {
     // Every row of an archive with one capture is that capture's (1 = ? holds for it).
     this.sql = new Statements(db, oneCapture ? mapValues(SQL, (q) => q.replace('capture = ?', '1 = ?')) : SQL);
@@ -88,17 +89,23 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
   }
 
   queryPages(q: { search?: string; offset: number; limit: number }): { total: number; rows: PageRecord[] } {
-    let filter = `WHERE state = 'archived' AND local_path IS NOT NULL AND ${HTML_TYPE_SQL}`;
-    const params: string[] = [];
+    // Pages removed in the current capture keep their copy, so they stay in the list, marked (a 404's
+    // own type is no matter: the page was HTML when it was last there).
+    const removedIds = this.oneCapture
+      ? 'SELECT NULL WHERE 0 = ?'
+      : `SELECT c.url_id FROM url_captures c WHERE c.capture_id = ? AND c.outcome = 'removed' AND EXISTS (SELECT 1 FROM url_captures p
+          WHERE p.url_id = c.url_id AND p.capture_id < c.capture_id AND (p.content_type LIKE 'text/html%' OR p.content_type LIKE 'application/xhtml+xml%'))`;
+    let filter = `WHERE ((state = 'archived' AND ${HTML_TYPE_SQL}) OR id IN (${removedIds})) AND local_path IS NOT NULL`;
+    const params: (string | number)[] = [this.currentCapture()];
     if (q.search) {
       filter += ' AND (instr(url, ?) > 0 OR instr(lower(title), lower(?)) > 0)';
       params.push(q.search, q.search);
     }
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM urls ${filter}`).get(...params) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT url, title, local_path AS localPath FROM urls ${filter} ORDER BY id LIMIT ? OFFSET ?`)
-      .all(...params, q.limit, q.offset) as PageRecord[];
-    return { total, rows };
+      .prepare(`SELECT url, title, local_path AS localPath, id IN (${removedIds}) AS removed FROM urls ${filter} ORDER BY id LIMIT ? OFFSET ?`)
+      .all(this.currentCapture(), ...params, q.limit, q.offset) as (Omit<PageRecord, 'removed'> & { removed: 0 | 1 })[];
+    return { total, rows: rows.map((r) => ({ ...r, removed: r.removed === 1 })) };
   }
 
   pageAt(localPath: string): PageRecord | undefined {

@@ -7,6 +7,7 @@ import type {
   FetchOutcome,
   LinkRow,
   NewUrl,
+  CapturePage,
   PageRecord,
   PageRow,
   PayloadCapture,
@@ -32,13 +33,15 @@ export class SqliteCatalogue implements CatalogueStore {
   private readonly payloads: SqlitePayloadRows;
   private readonly queries: SqliteCatalogueQueries;
   private readonly captures: SqliteCaptureRows;
+  /** Opened read-only, an archive made before captures has one, and no table of them. */
+  private readonly oneCapture: boolean;
 
   private constructor(private readonly db: Database.Database) {
     this.meta = new SqliteMeta(db);
     this.captures = new SqliteCaptureRows(db, this.meta);
     const current = () => this.captures.currentCapture();
-    // Opened read-only, an archive made before captures has one, and no column for it.
     const oneCapture = !hasColumn(db, 'urls', 'capture');
+    this.oneCapture = oneCapture;
     this.urls = new SqliteUrlRows(db, current, oneCapture);
     this.payloads = new SqlitePayloadRows(db, this.meta);
     this.queries = new SqliteCatalogueQueries(db, current, oneCapture);
@@ -131,6 +134,13 @@ export class SqliteCatalogue implements CatalogueStore {
   }
   changes(opts: { capture?: number; since?: number; limit?: number }): ChangeReport {
     return this.captures.changes(opts);
+  }
+  *iterateCapturePages(capture?: number): Generator<CapturePage> {
+    if (!this.oneCapture) return yield* this.captures.iterateCapturePages(capture);
+    if (capture === undefined || capture === 1) for (const p of this.queries.iterateHtmlPages()) yield { ...p, capture: 1 };
+  }
+  captureAtPath(localPath: string, capture: number): { url: string; capture: UrlCapture | null } | undefined {
+    return this.oneCapture ? undefined : this.captures.captureAtPath(localPath, capture);
   }
 
   lookup(url: string): UrlRow | undefined {
