@@ -11,6 +11,7 @@ export interface EngineHost {
   onEvent(listener: (e: HostEvent) => void): () => void;
   jobs: JobService;
   exports: ExportManager;
+  scheduler: Scheduler;
   /** Pauses and checkpoints every running crawl, then releases the data folder. */
   shutdown(): Promise<void>;
 }
@@ -48,6 +49,7 @@ export function startEngineHost(opts: EngineHostOptions): EngineHost {
     onEvent: (l) => jobs.onEvent(l),
     jobs,
     exports,
+    scheduler,
     shutdown: () => {
       scheduler.stop();
       return jobs.shutdown();
