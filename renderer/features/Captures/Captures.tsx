@@ -16,6 +16,9 @@ export function Captures({ jobId }: { jobId: string }) {
     void useCaptures.getState().load(jobId);
   }, [jobId, status]);
   if (!list) return <p className="muted">Loading captures…</p>;
+  const lastId = list.at(-1)?.id;
+  // The catalogue records a capture's state when its run stops; while it runs, the job says.
+  const stateOf = (c: CaptureSummary) => (c.id === lastId && (status === 'running' || status === 'pausing') ? status : c.state);
   return (
     <div className="captures" data-testid="captures">
       <div className="captures-head">
@@ -58,7 +61,9 @@ export function Captures({ jobId }: { jobId: string }) {
                 {c.durationMs > 0 && <div className="muted small">{formatDuration(c.durationMs)}</div>}
               </td>
               <td>
-                <span className={`status status-${c.state}`}>{c.state}</span>
+                <span className={`status status-${stateOf(c)}`} data-testid="capture-state">
+                  {stateOf(c)}
+                </span>
               </td>
               <td className="num" data-testid="capture-new">
                 {formatCount(c.counts.new)}
