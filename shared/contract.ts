@@ -1,4 +1,5 @@
 import type { CaptureSummary, ChangeReport, UrlCaptureInfo } from './captures.js';
+import { ScheduleSchema, type ScheduleInfo } from './schedule.js';
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
@@ -42,6 +43,8 @@ export interface JobSummary {
   /** When the first run started and the crawl finished (ISO 8601), from the catalogue. */
   startedAt?: string | null;
   finishedAt?: string | null;
+  /** The job's schedule and its next run; null (or absent) when it runs only when started. */
+  schedule?: ScheduleInfo | null;
 }
 
 /** Rate points kept per running job for the sparklines (one per progress event). */
@@ -209,6 +212,8 @@ export const COMMANDS = {
   'exports.cancel': { args: z.object({ exportId: id }).strict() },
   /** "Run again now": a new capture of a finished job (a re-crawl). */
   'jobs.recrawl': { args: z.object({ id }).strict() },
+  /** Sets the job's schedule (null: none); allowed in any state, as it changes no capture's settings. */
+  'jobs.setSchedule': { args: z.object({ id, schedule: ScheduleSchema.nullable() }).strict() },
   /** The archive's captures, with their counts by outcome. */
   'archives.captures': { args: z.object({ id }).strict() },
   /** What changed in a capture (default the latest) since another (default the one before). */
@@ -218,6 +223,8 @@ export const COMMANDS = {
         id,
         capture: z.number().int().positive().optional(),
         since: z.number().int().positive().optional(),
+        /** Each URL list starts this far in (the counts are never paged). */
+        offset: z.number().int().nonnegative().default(0),
         limit: z.number().int().positive().max(100_000).default(1000),
       })
       .strict(),
@@ -285,6 +292,7 @@ export interface CommandResults {
   'settings.get': AppSettings;
   'settings.set': AppSettings;
   'jobs.recrawl': JobSummary;
+  'jobs.setSchedule': JobSummary;
   'archives.captures': CaptureSummary[];
   'archives.changes': ChangeReport;
   'archives.urlCaptures': UrlCaptureInfo[];

@@ -35,6 +35,7 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
     kind: z.literal('changes'),
     capture: z.number().int().positive().optional(),
     since: z.number().int().positive().optional(),
+    offset: z.number().int().nonnegative().optional(),
     limit: z.number().int().positive().optional(),
   }),
   z.object({ kind: z.literal('urlCaptures'), url: z.string() }),

@@ -100,8 +100,9 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'archives.export': (a) => exports.start(a),
     'exports.cancel': (a) => exports.cancel(a.exportId),
     'jobs.recrawl': (a) => jobs.recrawl(a.id),
+    'jobs.setSchedule': (a) => jobs.setSchedule(a.id, a.schedule),
     'archives.captures': (a) => jobs.query(a.id, { kind: 'captures' }),
-    'archives.changes': (a) => jobs.query(a.id, { kind: 'changes', capture: a.capture, since: a.since, limit: a.limit }),
+    'archives.changes': (a) => jobs.query(a.id, { kind: 'changes', capture: a.capture, since: a.since, offset: a.offset, limit: a.limit }),
     'archives.urlCaptures': async (a) =>
       (await jobs.query(a.id, { kind: 'urlCaptures', url: a.url })).map((c) => ({
         capture: c.capture,

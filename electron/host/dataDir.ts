@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { JOB_STATUSES } from '../../shared/contract.js';
 import { AppSettingsSchema, type AppSettings } from '../../shared/job.js';
+import { ScheduleSchema } from '../../shared/schedule.js';
 
 const LOCK_FILE = 'harvest.lock';
 const JOBS_FILE = 'jobs.json';
@@ -23,6 +24,16 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/** A job's schedule and how far it has been dealt with (see scheduler.ts). */
+export const ScheduleStateSchema = z.object({
+  settings: ScheduleSchema,
+  /** Every slot up to this instant (ISO 8601) has run or been skipped; set to the time a schedule is saved. */
+  handledThrough: z.string(),
+  lastRunAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type ScheduleState = z.infer<typeof ScheduleStateSchema>;
+
 /** What the host remembers of a job between launches; settings live in the archive's catalogue too. */
 export const JobRecordSchema = z.object({
   id: z.string(),
@@ -33,6 +44,8 @@ export const JobRecordSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   bytesOnDisk: z.number().default(0),
+  /** Not part of the capture's settings (those are the record of what was done): the host's plan to run it again. */
+  schedule: ScheduleStateSchema.nullable().default(null),
 });
 export type JobRecord = z.infer<typeof JobRecordSchema>;
 

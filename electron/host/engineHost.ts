@@ -4,12 +4,14 @@ import { DataDir } from './dataDir.js';
 import { ExportLog } from './exportLog.js';
 import { ExportManager, type ExporterMap } from './exportManager.js';
 import { JobService } from './jobService.js';
+import { Scheduler, systemClock, systemTimers, type Clock, type Timers } from './scheduler.js';
 
 export interface EngineHost {
   handle: CommandHandler;
   onEvent(listener: (e: HostEvent) => void): () => void;
   jobs: JobService;
   exports: ExportManager;
+  scheduler: Scheduler;
   /** Pauses and checkpoints every running crawl, then releases the data folder. */
   shutdown(): Promise<void>;
 }
@@ -21,20 +23,36 @@ export interface EngineHostOptions {
   progressIntervalMs?: number;
   /** The web host's path prefix for downloading finished exports (`…/download/`); none in Electron. */
   downloadBase?: string;
+  /** The schedules' time and timer; tests inject their own. */
+  clock?: Clock;
+  timers?: Timers;
 }
 
 /** The engine as Electron main and the web host both use it: the data folder, jobs, exports and commands. */
 export function startEngineHost(opts: EngineHostOptions): EngineHost {
+  const clock = opts.clock ?? systemClock;
   const jobs = new JobService({
     dataDir: DataDir.open(opts.dataDir),
+    now: () => clock.now(),
     ...(opts.progressIntervalMs !== undefined && { progressIntervalMs: opts.progressIntervalMs }),
   });
+  const scheduler = new Scheduler(jobs, clock, opts.timers ?? systemTimers);
+  // A run that waited for a capture in progress, or for an export, starts when that ends.
+  jobs.onEvent((e) => {
+    if (e.type === 'job' || (e.type === 'export' && e.export.state !== 'running')) scheduler.poke();
+  });
+  // Slots missed while the host was closed: one run each job, now.
+  scheduler.start();
   const exports = new ExportManager(jobs, opts.exporters, (e) => jobs.publish(e), new ExportLog(jobs.dataDir), opts.downloadBase ?? null);
   return {
     handle: createCommandHandler(jobs, exports, opts.shell),
     onEvent: (l) => jobs.onEvent(l),
     jobs,
     exports,
-    shutdown: () => jobs.shutdown(),
+    scheduler,
+    shutdown: () => {
+      scheduler.stop();
+      return jobs.shutdown();
+    },
   };
 }

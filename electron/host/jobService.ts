@@ -6,6 +6,7 @@ import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.
 import type { UrlDetail } from '../../shared/urlDetail.js';
 import { JobValidationError, parseJob, type AppSettings, type Job, type LiveControl } from '../../shared/job.js';
 import { requestControl } from '../engine/crawl/liveControl.js';
+import { nextRun, type Schedule, type ScheduleInfo } from '../../shared/schedule.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { readCaptureContent } from '../engine/crawl/captureContent.js';
 import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js';
@@ -14,15 +15,18 @@ import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue
 import { readStats } from '../engine/store/stats.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
-import type { DataDir, JobRecord } from './dataDir.js';
+import type { DataDir, JobRecord, ScheduleState } from './dataDir.js';
 import { diskUsage } from './diskUsage.js';
 import { HostError } from './hostError.js';
+import type { ScheduledJob, ScheduledStart, ScheduleTarget } from './scheduler.js';
 import { urlDetailOf } from './urlDetail.js';
 
 export interface JobServiceOptions {
   dataDir: DataDir;
   /** Progress event period of every crawl (one 'progress' and at most one 'urls' event per tick). */
   progressIntervalMs?: number;
+  /** The time schedules are reckoned in (ms since the epoch); injected by tests. */
+  now?: () => number;
 }
 
 /** What is known of an archive's contents without opening it. */
@@ -42,7 +46,7 @@ const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'fai
  * crawl in its own worker thread), and answering questions about their archives. State changes go
  * out as HostEvents; URL outcomes go out in one batch per progress tick.
  */
-export class JobService {
+export class JobService implements ScheduleTarget {
   private readonly records = new Map<string, JobRecord>();
   private readonly facts = new Map<string, Facts>();
   private readonly runners = new Map<string, CrawlRunner>();
@@ -129,7 +133,7 @@ export class JobService {
       throw asHostError(e);
     }
     const now = new Date().toISOString();
-    const r: JobRecord = { id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir) };
+    const r: JobRecord = { id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir), schedule: null };
     this.records.set(id, r);
     this.facts.set(id, readFacts(dir));
     return this.changed(r);
@@ -201,6 +205,7 @@ export class JobService {
       createdAt: found.createdAt ?? now,
       updatedAt: now,
       bytesOnDisk: diskUsage(abs),
+      schedule: null,
     };
     this.records.set(r.id, r);
     this.facts.set(r.id, readFacts(abs));
@@ -238,6 +243,50 @@ export class JobService {
       throw asHostError(e);
     }
     return this.launch(r);
+  }
+
+  /**
+   * Sets (or, with null, removes) the job's schedule. Slots before now are not owed: the first
+   * scheduled run is the first slot to come. Allowed whatever the job is doing.
+   */
+  setSchedule(id: string, schedule: Schedule | null): JobSummary {
+    const r = this.record(id);
+    r.schedule = schedule && { settings: schedule, handledThrough: new Date(this.now()).toISOString(), lastRunAt: r.schedule?.lastRunAt ?? null, lastError: null };
+    return this.changed(r);
+  }
+
+  scheduledJobs(): ScheduledJob[] {
+    const due: ScheduledJob[] = [];
+    for (const r of this.records.values()) {
+      if (!r.schedule) continue;
+      // Only a job with no capture in progress: new (its first crawl) or finished (a re-crawl).
+      const runnable = !this.closed && (r.status === 'new' || r.status === 'finished') && !this.runners.has(r.id) && !this.exporting.has(r.id);
+      due.push({ id: r.id, schedule: r.schedule.settings, handledThrough: Date.parse(r.schedule.handledThrough), runnable });
+    }
+    return due;
+  }
+
+  runScheduled(id: string): ScheduledStart {
+    try {
+      if (this.record(id).status === 'new') this.start(id);
+      else this.recrawl(id);
+      return { kind: 'started' };
+    } catch (e) {
+      if (e instanceof HostError && e.code === 'conflict') return { kind: 'busy' };
+      return { kind: 'failed', error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  settleSchedule(id: string, through: number, error: string | null): void {
+    const r = this.records.get(id);
+    if (!r?.schedule) return;
+    const at = new Date(through).toISOString();
+    r.schedule = { ...r.schedule, handledThrough: at, lastError: error, ...(error === null && { lastRunAt: at }) };
+    this.changed(r);
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
   }
 
   /** A page as it was in one capture, read from the WARC files (readable while the job runs). */
@@ -439,6 +488,7 @@ export class JobService {
       pages: f?.pages ?? 0,
       startedAt: f?.startedAt ?? null,
       finishedAt: f?.finishedAt ?? null,
+      schedule: r.schedule && scheduleInfo(r.schedule, this.now()),
     };
   }
 
@@ -503,6 +553,11 @@ function readFacts(dir: string): Facts {
   } catch {
     return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
   }
+}
+
+function scheduleInfo(s: ScheduleState, now: number): ScheduleInfo {
+  const next = nextRun(s.settings, Date.parse(s.handledThrough), now);
+  return { schedule: s.settings, nextRunAt: new Date(next.at).toISOString(), due: next.due, lastRunAt: s.lastRunAt, lastError: s.lastError };
 }
 
 function slug(name: string): string {

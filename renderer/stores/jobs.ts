@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { JobStatus, JobSummary, Reply } from '../../shared/contract.js';
+import type { Schedule } from '../../shared/schedule.js';
 import { deletionSummary } from '../lib/deletion.js';
 import { command, commandValue } from './command.js';
 import { useToasts } from './toasts.js';
@@ -21,6 +22,10 @@ interface JobsState {
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;
   cancel(id: string): Promise<void>;
+  /** "Run again now": the next capture of a finished job. */
+  recrawl(id: string): Promise<void>;
+  /** Saves (or with null removes) the job's schedule; the reply, or null after a failure (already reported). */
+  setSchedule(id: string, schedule: Schedule | null): Promise<JobSummary | null>;
 }
 
 /** A reply that arrives after the event of a later change must not undo it. */
@@ -29,7 +34,7 @@ function newer(known: JobSummary | undefined, incoming: JobSummary): JobSummary 
 }
 
 export const useJobs = create<JobsState>()((set, get) => {
-  const runCommand = async (name: 'jobs.start' | 'jobs.pause' | 'jobs.resume' | 'jobs.cancel', id: string): Promise<void> => {
+  const runCommand = async (name: 'jobs.start' | 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.recrawl', id: string): Promise<void> => {
     const job = await commandValue(name, { id });
     if (job) get().upsert(job);
   };
@@ -93,6 +98,12 @@ export const useJobs = create<JobsState>()((set, get) => {
     pause: (id) => runCommand('jobs.pause', id),
     resume: (id) => runCommand('jobs.resume', id),
     cancel: (id) => runCommand('jobs.cancel', id),
+    recrawl: (id) => runCommand('jobs.recrawl', id),
+    setSchedule: async (id, schedule) => {
+      const job = await commandValue('jobs.setSchedule', { id, schedule });
+      if (job) get().upsert(job);
+      return job;
+    },
   };
 });
 
@@ -118,6 +129,8 @@ export interface RunActions {
   pause: boolean;
   resume: boolean;
   cancel: boolean;
+  /** Run again now: a new capture with the same settings (re-crawl). */
+  again: boolean;
   /** Resume is offered as recovery from a crash. */
   crashed: boolean;
 }
@@ -128,6 +141,7 @@ export function runActionsFor(status: JobStatus): RunActions {
     pause: status === 'running',
     resume: status === 'paused' || status === 'interrupted',
     cancel: status === 'running' || status === 'pausing' || status === 'paused' || status === 'interrupted',
+    again: status === 'finished',
     crashed: status === 'interrupted',
   };
 }

@@ -1,13 +1,18 @@
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import type { CaptureSummary } from '../../shared/captures.js';
 import type { JobSummary } from '../../shared/contract.js';
+import { startBenchSite } from '../helpers/benchSite.js';
 import { expect, test } from './fixtures.js';
 
 /**
  * The screens an archivist meets beyond the happy path, each saved at 1400×900 in the light and
  * the dark theme under test-results/screenshots/: a host that refuses connections, the URL detail
- * panel, cancel confirmation, the not-in-archive page and Back, the export download link.
+ * panel, cancel confirmation, the not-in-archive page and Back, the export download link, a
+ * schedule, a site edited between two captures (Run again now) and the change report.
  */
 
 const SHOTS = path.join('test-results', 'screenshots');
@@ -228,5 +233,85 @@ test('URL detail, the not-in-archive page and Back, and the export download link
     await page.getByTestId('leave-confirm-ok').click();
     await expect(page.getByTestId('job-form')).toBeHidden();
   });
+  expect(offsiteRequests).toEqual([]);
+});
+
+test('a schedule, Run again now after the site changed, and the change report', async ({ page, harvest, api, offsiteRequests }) => {
+  test.setTimeout(240_000);
+  // Its own site, with validators and read afresh on every request, so it can be edited between captures.
+  const work = mkdtempSync(path.join(tmpdir(), 'harvest-e2e-recrawl-'));
+  const site = await startBenchSite({ pages: 150, workDir: work, validators: true, live: true });
+  try {
+    await page.goto(harvest.url);
+    const jobId = await createJob(page, 'Changing site', `${site.origin}/`, { 'limits.maxDepth': '1', 'politeness.delayMs': '0' });
+    await page.getByTestId('job-start').click();
+    await waitForStatus(page, /finished/);
+
+    await test.step('a weekly schedule shows its next run', async () => {
+      await page.getByTestId('schedule-edit').click();
+      await page.getByTestId('schedule-every').fill('1');
+      await page.getByTestId('schedule-unit').selectOption('weeks');
+      await page.getByTestId('schedule-at').fill('03:00');
+      await page.getByTestId('schedule-from').fill('2030-01-07');
+      await shots(page, 'schedule-form');
+      await page.getByTestId('schedule-save').click();
+      await expect(page.getByTestId('schedule-summary')).toHaveText('Every week on Monday at 03:00');
+      await expect(page.getByTestId('schedule-next')).toContainText(/Next run .*2030/);
+      await shots(page, 'schedule');
+    });
+
+    // Two pages' text edited, one page's markup only, one page deleted, one new page linked from the home page.
+    const pages = site.manifest.pages.filter((p) => p.depth === 1 && p.file.endsWith('.html') && (p.charset ?? 'utf-8') === 'utf-8' && !p.url.includes('?'));
+    const [edited1, edited2, markup, gone] = pages as [(typeof pages)[number], (typeof pages)[number], (typeof pages)[number], (typeof pages)[number]];
+    const file = (p: { file: string }) => path.join(site.dir, p.file);
+    for (const p of [edited1, edited2]) writeFileSync(file(p), readFileSync(file(p), 'utf8').replace('</body>', '<p>Revised for the second capture.</p></body>'));
+    writeFileSync(file(markup), readFileSync(file(markup), 'utf8').replace('<body', '<body data-revised="markup"'));
+    unlinkSync(file(gone));
+    const home = site.manifest.pages.find((p) => p.depth === 0)!;
+    writeFileSync(path.join(path.dirname(file(home)), 'new-notice.html'), '<html><head><title>New notice</title></head><body><p>A notice added after the first capture.</p></body></html>');
+    writeFileSync(file(home), readFileSync(file(home), 'utf8').replace('</body>', '<a href="/new-notice.html">New notice</a></body>'));
+
+    await page.getByTestId('job-run-again').click();
+    await expect
+      .poll(async () => {
+        const r = await api<CaptureSummary[]>('archives.captures', { id: jobId });
+        return r.ok ? r.value.map((c) => `${c.id} ${c.state}`).join(', ') : r.error.message;
+      }, { timeout: 120_000 })
+      .toBe('1 finished, 2 finished');
+    await waitForStatus(page, /finished/);
+
+    await page.getByTestId('nav-library').click();
+    const row = page.locator(`[data-testid="archive-row"][data-job-id="${jobId}"]`);
+    await row.getByTestId('archive-captures').click();
+    const rows = page.getByTestId('capture-row');
+    await expect(rows).toHaveCount(2);
+    const latest = rows.first();
+    await expect(latest).toHaveAttribute('data-capture', '2');
+    expect(Number((await latest.getByTestId('capture-changed').textContent())!.replace(/,/g, ''))).toBeGreaterThanOrEqual(2);
+    await expect(latest.getByTestId('capture-new')).not.toHaveText('0');
+    await expect(latest.getByTestId('capture-removed')).not.toHaveText('0');
+    await shots(page, 'captures');
+
+    await latest.getByTestId('capture-changes').click();
+    const report = page.getByTestId('change-report');
+    await expect(report).toContainText('what changed since #1');
+    const listed = async (tab: string): Promise<string[]> => {
+      await page.getByTestId(`change-tab-${tab}`).click();
+      return page.getByTestId('change-url').allTextContents();
+    };
+    const changed = await listed('changed');
+    for (const p of [edited1, edited2]) expect(changed).toContain(site.origin + p.url);
+    expect(changed).not.toContain(site.origin + markup.url);
+    await page.getByTestId('change-tab-changed').click();
+    await shots(page, 'change-report');
+    expect(await listed('markup-only')).toContain(site.origin + markup.url);
+    expect(await listed('removed')).toContain(site.origin + gone.url);
+    expect(await listed('new')).toContain(`${site.origin}/new-notice.html`);
+    await page.getByTestId('change-report-close').click();
+    await expect(report).toBeHidden();
+  } finally {
+    await site.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
   expect(offsiteRequests).toEqual([]);
 });

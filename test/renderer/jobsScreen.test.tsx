@@ -13,7 +13,7 @@ import type { JobStatus } from '../../shared/contract.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, counts, jobSummary, progressEvent, resetStores } from './helpers/fixtures.js';
 
-const buttons = () => ['job-start', 'job-pause', 'job-resume', 'job-cancel'].filter((id) => screen.queryByTestId(id) && !(screen.getByTestId(id) as HTMLButtonElement).disabled);
+const buttons = () => ['job-start', 'job-pause', 'job-resume', 'job-run-again', 'job-cancel'].filter((id) => screen.queryByTestId(id) && !(screen.getByTestId(id) as HTMLButtonElement).disabled);
 
 describe('run controls', () => {
   let api: FakeApi;
@@ -30,7 +30,7 @@ describe('run controls', () => {
     ['pausing', ['job-cancel']],
     ['paused', ['job-resume', 'job-cancel']],
     ['interrupted', ['job-resume', 'job-cancel']],
-    ['finished', []],
+    ['finished', ['job-run-again']],
     ['failed', []],
   ];
   for (const [status, enabled] of cases) {

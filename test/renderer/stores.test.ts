@@ -126,11 +126,11 @@ describe('command failures', () => {
 
 describe('run actions per status', () => {
   it('enables the right controls', () => {
-    assert.deepEqual(runActionsFor('new'), { start: true, pause: false, resume: false, cancel: false, crashed: false });
-    assert.deepEqual(runActionsFor('running'), { start: false, pause: true, resume: false, cancel: true, crashed: false });
-    assert.deepEqual(runActionsFor('paused'), { start: false, pause: false, resume: true, cancel: true, crashed: false });
-    assert.deepEqual(runActionsFor('interrupted'), { start: false, pause: false, resume: true, cancel: true, crashed: true });
-    assert.deepEqual(runActionsFor('finished'), { start: false, pause: false, resume: false, cancel: false, crashed: false });
+    assert.deepEqual(runActionsFor('new'), { start: true, pause: false, resume: false, cancel: false, again: false, crashed: false });
+    assert.deepEqual(runActionsFor('running'), { start: false, pause: true, resume: false, cancel: true, again: false, crashed: false });
+    assert.deepEqual(runActionsFor('paused'), { start: false, pause: false, resume: true, cancel: true, again: false, crashed: false });
+    assert.deepEqual(runActionsFor('interrupted'), { start: false, pause: false, resume: true, cancel: true, again: false, crashed: true });
+    assert.deepEqual(runActionsFor('finished'), { start: false, pause: false, resume: false, cancel: false, again: true, crashed: false });
   });
 });
 

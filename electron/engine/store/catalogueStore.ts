@@ -120,9 +120,9 @@ export interface CaptureStore {
   capturesOf(url: string): UrlCapture[];
   /**
    * What changed in `capture` (default: the current one) since `since` (default: the one before):
-   * counts of every outcome, URL lists capped at `limit`.
+   * counts of every outcome, URL lists from `offset` (default 0) capped at `limit`.
    */
-  changes(opts: { capture?: number; since?: number; limit?: number }): ChangeReport;
+  changes(opts: { capture?: number; since?: number; offset?: number; limit?: number }): ChangeReport;
   /**
    * The HTML pages each capture (or only `capture`) fetched and still had (2xx, not removed or
    * failed), by capture then discovery order, each with its own fetch time, streamed.

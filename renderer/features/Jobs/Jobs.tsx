@@ -8,6 +8,7 @@ import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
 import { Progress } from '../Progress/index.js';
 import { CancelRun, RunControls } from '../RunControls/index.js';
+import { Schedule } from '../Schedule/index.js';
 import { Summary } from '../Summary/index.js';
 import { UrlLog } from '../UrlLog/index.js';
 
@@ -161,6 +162,7 @@ function JobDetail({ id }: { id: string }) {
           Finished with errors: {job.error}
         </p>
       )}
+      <Schedule id={id} />
       <Progress id={id} />
       <Summary id={id} />
       <UrlLog id={id} />

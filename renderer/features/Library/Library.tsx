@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { ArchiveSummary, DeleteReport } from '../../../shared/contract.js';
 import { formatBytes, formatCount, formatDate } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
+import { Captures } from '../Captures/index.js';
 import { ExportDialog } from '../ExportDialog/index.js';
 import { MetadataEditor } from '../MetadataEditor/index.js';
 import { DeleteArchiveDialog } from './DeleteArchiveDialog.js';
@@ -24,6 +25,7 @@ export function Library() {
   const jobs = useJobs((s) => s.byId);
   const archivedOf = (jobId: string): number => jobs[jobId]?.counts?.archived ?? 0;
   const [deleted, setDeleted] = useState<{ name: string; report: DeleteReport } | null>(null);
+  const [capturesOf, setCapturesOf] = useState<string | null>(null);
 
   const remove = async (archive: ArchiveSummary, deleteArchive: boolean): Promise<void> => {
     setDialog(null);
@@ -76,47 +78,64 @@ export function Library() {
         </thead>
         <tbody>
           {list.map((a) => (
-            <tr key={a.jobId} data-testid="archive-row" data-job-id={a.jobId}>
-              <td>
-                <div className="archive-name">{a.name}</div>
-                <div className="muted small">{a.seeds.join(' · ')}</div>
-                {shownPath?.jobId === a.jobId && (
-                  <div className="small" data-testid="archive-path">
-                    Folder: <code>{shownPath.path}</code>
+            <Fragment key={a.jobId}>
+              <tr data-testid="archive-row" data-job-id={a.jobId}>
+                <td>
+                  <div className="archive-name">{a.name}</div>
+                  <div className="muted small">{a.seeds.join(' · ')}</div>
+                  {shownPath?.jobId === a.jobId && (
+                    <div className="small" data-testid="archive-path">
+                      Folder: <code>{shownPath.path}</code>
+                    </div>
+                  )}
+                </td>
+                <td>{formatDate(a.finishedAt ?? a.createdAt)}</td>
+                <td className="num" data-testid="archive-pages">
+                  {formatCount(a.pages)}
+                </td>
+                <td className="num" data-testid="archive-archived">
+                  {formatCount(archivedOf(a.jobId))}
+                </td>
+                <td className="num">{formatBytes(a.bytesOnDisk)}</td>
+                <td>
+                  <span className={`status status-${a.status}`}>{a.status}</span>
+                </td>
+                <td>
+                  <div className="archive-actions">
+                    <button className="primary" onClick={() => useNav.getState().openViewer(a.jobId)} disabled={a.pages === 0} data-testid="archive-open">
+                      Open
+                    </button>
+                    <button
+                      onClick={() => setCapturesOf(capturesOf === a.jobId ? null : a.jobId)}
+                      aria-expanded={capturesOf === a.jobId}
+                      disabled={a.status === 'new'}
+                      data-testid="archive-captures"
+                    >
+                      Captures
+                    </button>
+                    <button onClick={() => void reveal(a.jobId)} data-testid="archive-reveal">
+                      {isWeb ? 'Show folder' : 'Reveal in file manager'}
+                    </button>
+                    <button onClick={() => setDialog({ kind: 'metadata', archive: a })} data-testid="archive-metadata">
+                      Metadata
+                    </button>
+                    <button onClick={() => setDialog({ kind: 'export', archive: a })} data-testid="archive-export">
+                      Export…
+                    </button>
+                    <button className="danger" onClick={() => setDialog({ kind: 'delete', archive: a })} disabled={a.status === 'running' || a.status === 'pausing'} data-testid="archive-delete">
+                      Delete
+                    </button>
                   </div>
-                )}
-              </td>
-              <td>{formatDate(a.finishedAt ?? a.createdAt)}</td>
-              <td className="num" data-testid="archive-pages">
-                {formatCount(a.pages)}
-              </td>
-              <td className="num" data-testid="archive-archived">
-                {formatCount(archivedOf(a.jobId))}
-              </td>
-              <td className="num">{formatBytes(a.bytesOnDisk)}</td>
-              <td>
-                <span className={`status status-${a.status}`}>{a.status}</span>
-              </td>
-              <td>
-                <div className="archive-actions">
-                  <button className="primary" onClick={() => useNav.getState().openViewer(a.jobId)} disabled={a.pages === 0} data-testid="archive-open">
-                    Open
-                  </button>
-                  <button onClick={() => void reveal(a.jobId)} data-testid="archive-reveal">
-                    {isWeb ? 'Show folder' : 'Reveal in file manager'}
-                  </button>
-                  <button onClick={() => setDialog({ kind: 'metadata', archive: a })} data-testid="archive-metadata">
-                    Metadata
-                  </button>
-                  <button onClick={() => setDialog({ kind: 'export', archive: a })} data-testid="archive-export">
-                    Export…
-                  </button>
-                  <button className="danger" onClick={() => setDialog({ kind: 'delete', archive: a })} disabled={a.status === 'running' || a.status === 'pausing'} data-testid="archive-delete">
-                    Delete
-                  </button>
-                </div>
-              </td>
-            </tr>
+                </td>
+              </tr>
+              {capturesOf === a.jobId && (
+                <tr className="captures-row">
+                  <td colSpan={7}>
+                    <Captures jobId={a.jobId} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           ))}
         </tbody>
       </table>

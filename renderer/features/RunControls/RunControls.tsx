@@ -6,7 +6,7 @@ import { Confirm } from '../Confirm/index.js';
 /** Start / pause / resume for one job, each shown only when its status allows. Cancel lives apart (CancelRun). */
 export function RunControls({ id, status }: { id: string; status: JobStatus }) {
   const actions = runActionsFor(status);
-  const { start, pause, resume } = useJobs.getState();
+  const { start, pause, resume, recrawl } = useJobs.getState();
   return (
     <div className="run-controls" role="group" aria-label="Run control">
       {actions.start && (
@@ -22,6 +22,11 @@ export function RunControls({ id, status }: { id: string; status: JobStatus }) {
       {actions.resume && (
         <button className="primary" onClick={() => void resume(id)} data-testid="job-resume">
           {actions.crashed ? 'Resume (crashed run)' : 'Resume'}
+        </button>
+      )}
+      {actions.again && (
+        <button onClick={() => void recrawl(id)} title="A new capture with the same settings; what changed since this one is reported" data-testid="job-run-again">
+          Run again now
         </button>
       )}
     </div>

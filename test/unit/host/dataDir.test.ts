@@ -18,7 +18,7 @@ describe('data folder', () => {
     try {
       const first = DataDir.open(dir);
       assert.throws(() => DataDir.open(dir), DataDirInUseError);
-      first.saveJobs([{ id: 'a', job: { seeds: ['https://example.org/'] }, archiveDir: '/a', status: 'paused', error: null, createdAt: 't', updatedAt: 't', bytesOnDisk: 3 }]);
+      first.saveJobs([{ id: 'a', job: { seeds: ['https://example.org/'] }, archiveDir: '/a', status: 'paused', error: null, createdAt: 't', updatedAt: 't', bytesOnDisk: 3, schedule: null }]);
       first.release();
       // A lock naming a process that no longer exists (pid numbers this large are never handed out).
       writeFileSync(path.join(dir, 'harvest.lock'), '2147483646');

@@ -78,6 +78,12 @@ describe('captures in the catalogue', () => {
       assert.deepEqual(since1.removed, ['http://s.test/d']);
       assert.deepEqual(c.changes({ capture: 2, limit: 1 }).removed, ['http://s.test/c']);
       assert.equal(c.changes({ capture: 2, limit: 1 }).counts.removed, 2, 'counts are never capped');
+      // Lists page with an offset, between consecutive captures and any two.
+      assert.deepEqual(c.changes({ capture: 2, offset: 1, limit: 1 }).removed, ['http://s.test/d']);
+      assert.deepEqual(c.changes({ capture: 2, offset: 2, limit: 1 }).removed, []);
+      assert.deepEqual(c.changes({ since: 1, offset: 1, limit: 1 }).changed, ['http://s.test/b']);
+      assert.deepEqual(c.changes({ since: 1, offset: 0, limit: 1 }).changed, ['http://s.test/a']);
+      assert.equal(c.changes({ since: 1, offset: 5, limit: 1 }).counts.changed, 2);
       assert.deepEqual(c.listCaptures().map((k) => [k.id, k.counts.removed]), [[1, 0], [2, 2], [3, 0]]);
       assert.deepEqual(c.capturesOf('http://s.test/d').map((k) => k.outcome), ['new', 'removed']);
       // Each answer's timing is kept with its capture, whole milliseconds; a removed URL had no request.

@@ -41,7 +41,7 @@ const SQL = {
     FROM url_captures GROUP BY capture_id, outcome`,
   countsOf: 'SELECT outcome, COUNT(*) AS n FROM url_captures WHERE capture_id = ? GROUP BY outcome',
   urlsWith: `SELECT u.url FROM url_captures c JOIN urls u ON u.id = c.url_id WHERE c.capture_id = ? AND c.outcome = ?
-    ORDER BY u.id LIMIT ?`,
+    ORDER BY u.id LIMIT ? OFFSET ?`,
   capturesOf: `SELECT ${COLUMNS} FROM url_captures WHERE url_id = (SELECT id FROM urls WHERE url = ?) ORDER BY capture_id`,
   pages: `SELECT u.url, u.title, c.fetched_at AS fetchedAt, c.capture_id AS capture FROM url_captures c JOIN urls u ON u.id = c.url_id
     WHERE (@capture IS NULL OR c.capture_id = @capture) AND c.outcome IN ${PRESENT_OUTCOMES}
@@ -183,10 +183,11 @@ export class SqliteCaptureRows implements Omit<CaptureStore, 'beginCapture'> {
     return { url: found.url, capture: r ? toUrlCapture(r) : null };
   }
 
-  changes(opts: { capture?: number; since?: number; limit?: number }): ChangeReport {
+  changes(opts: { capture?: number; since?: number; offset?: number; limit?: number }): ChangeReport {
     const capture = opts.capture ?? this.current;
     const previous = opts.since ?? (capture > 1 ? capture - 1 : null);
     const limit = opts.limit ?? DEFAULT_LIST_LIMIT;
+    const offset = opts.offset ?? 0;
     const report: ChangeReport = { capture, previous, counts: emptyOutcomeCounts(), new: [], changed: [], markupOnly: [], removed: [] };
     const listed = (outcome: CaptureOutcome): string[] | null => {
       const key = OUTCOME_KEYS[outcome];
@@ -199,16 +200,18 @@ export class SqliteCaptureRows implements Omit<CaptureStore, 'beginCapture'> {
       }
       for (const outcome of CAPTURE_OUTCOMES) {
         const list = listed(outcome);
-        if (list) list.push(...(this.sql.get('urlsWith').all(capture, outcome, limit) as { url: string }[]).map((r) => r.url));
+        if (list) list.push(...(this.sql.get('urlsWith').all(capture, outcome, limit, offset) as { url: string }[]).map((r) => r.url));
       }
       return report;
     }
     for (const r of this.sql.get('between').iterate({ capture, since: previous }) as Iterable<BetweenRow>) {
       const outcome = outcomeBetween(r);
       if (outcome === null) continue;
-      report.counts[OUTCOME_KEYS[outcome]]++;
+      const key = OUTCOME_KEYS[outcome];
+      // The count before this URL is its place in its list.
+      const place = report.counts[key]++;
       const list = listed(outcome);
-      if (list && list.length < limit) list.push(r.url);
+      if (list && place >= offset && list.length < limit) list.push(r.url);
     }
     return report;
   }

@@ -1,0 +1,1 @@
+export { Captures } from './Captures.js';
