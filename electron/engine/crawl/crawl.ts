@@ -511,7 +511,10 @@ export class Crawl {
         final = 'failed';
       });
       this.state = final;
-      this.emit(this.meter.snapshot(this.elapsedMs(), [], 0));
+      const last = this.meter.snapshot(this.elapsedMs(), [], 0);
+      // The harvest rate stays on show when the crawl ends.
+      if (this.focus !== null) last.focus = this.focus.counts();
+      this.emit(last);
       this.emit({
         type: 'state',
         state: final,

@@ -67,6 +67,12 @@ export class FocusStore {
     ).run(p.urlId, p.relevance, p.topicState, p.duplicateOf, p.simhash, p.digest);
   }
 
+  /** What the page was judged when last fetched; null if never. */
+  stateOf(urlId: number): TopicState | null {
+    const r = this.stmt('SELECT topic_state AS s FROM focus_pages WHERE url_id = ?').get(urlId) as { s: TopicState } | undefined;
+    return r?.s ?? null;
+  }
+
   /** Every judged page that is not itself a duplicate, for the duplicate indexes of a resumed crawl. */
   *originals(): Generator<{ urlId: number; simhash: string; digest: string }> {
     if (!this.present) return;
