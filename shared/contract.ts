@@ -2,6 +2,7 @@ import type { CaptureSummary, ChangeReport, UrlCaptureInfo } from './captures.js
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
+import type { ExtractedTable } from './extracted.js';
 import { AppSettingsSchema, LiveControlSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
@@ -213,6 +214,8 @@ export const COMMANDS = {
       })
       .strict(),
   },
+  /** A focused harvest's extracted records (one per page capture), at most `limit`. */
+  'archives.extracted': { args: z.object({ id, limit: z.number().int().positive().max(100_000).default(10_000) }).strict() },
   /** The captures of one page, for the viewer's timeline. */
   'archives.urlCaptures': { args: z.object({ id, url: z.string().max(8000) }).strict() },
   /** A page as it was in one capture, read from its WARC record. */
@@ -277,6 +280,7 @@ export interface CommandResults {
   'settings.set': AppSettings;
   'jobs.recrawl': JobSummary;
   'archives.captures': CaptureSummary[];
+  'archives.extracted': ExtractedTable;
   'archives.changes': ChangeReport;
   'archives.urlCaptures': UrlCaptureInfo[];
   'archives.captureContent': CaptureContentReply;

@@ -101,6 +101,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'exports.cancel': (a) => exports.cancel(a.exportId),
     'jobs.recrawl': (a) => jobs.recrawl(a.id),
     'archives.captures': (a) => jobs.query(a.id, { kind: 'captures' }),
+    'archives.extracted': (a) => jobs.query(a.id, { kind: 'extracted', limit: a.limit }),
     'archives.changes': (a) => jobs.query(a.id, { kind: 'changes', capture: a.capture, since: a.since, limit: a.limit }),
     'archives.urlCaptures': async (a) =>
       (await jobs.query(a.id, { kind: 'urlCaptures', url: a.url })).map((c) => ({

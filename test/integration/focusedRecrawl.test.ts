@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlStats } from '../../shared/crawl.js';
+import { answerQuery } from '../../electron/host/archiveQueries.js';
+import { Archive } from '../../electron/engine/store/archive.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 
@@ -81,6 +83,16 @@ describe('focused harvest re-crawl', () => {
     const first = await extracted(archive);
     assert.deepEqual([...first.keys()].sort(), ['/contact/a', '/contact/b', '/contact/c']);
     assert.equal(first.get('/contact/b')![0]!.fields.phone!.value, phones.b);
+    // What the app's extracted-records table asks for (archives.extracted), the CLI's records in pages.
+    const opened = Archive.open(archive, { readonly: true });
+    try {
+      const table = answerQuery(opened, { kind: 'extracted', limit: 2 });
+      assert.deepEqual(table.fields, ['phone', 'email']);
+      assert.equal(table.truncated, true);
+      assert.deepEqual(table.records, [...first.values()].flat().slice(0, 2));
+    } finally {
+      opened.close();
+    }
     const firstStats = JSON.parse(await harvest(['stats', archive, '--json'])) as CrawlStats & { relevantPages: number };
 
     phones.b = '+44 1632 960099';

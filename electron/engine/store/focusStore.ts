@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FocusCounts } from '../../../shared/crawl.js';
+import type { ExtractedRecord } from '../../../shared/extracted.js';
 import type { Catalogue } from './catalogue.js';
 
 /** What a focused harvest judged a page. */
@@ -138,6 +139,24 @@ export class FocusStore {
     yield* this.db
       .prepare('SELECT url, capture, field, value, confidence FROM extracted ORDER BY url_id, capture, field')
       .iterate() as Iterable<ExtractedRow>;
+  }
+
+  /** One record per page capture (values ordered by page, then capture), as `harvest extract` and the app show them. */
+  *iterateRecords(): Generator<ExtractedRecord> {
+    let current: ExtractedRecord | null = null;
+    for (const r of this.iterateExtracted()) {
+      if (current === null || current.url !== r.url || current.capture !== r.capture) {
+        if (current !== null) yield current;
+        current = { url: r.url, capture: r.capture, fields: {} };
+      }
+      current.fields[r.field] = { value: r.value, confidence: r.confidence };
+    }
+    if (current !== null) yield current;
+  }
+
+  /** The columns of the records: the template's fields in its order, then any other field extracted. */
+  columns(declared: readonly string[]): string[] {
+    return [...declared, ...this.fieldNames().filter((f) => !declared.includes(f))];
   }
 
   /** Field names in the order they were first extracted. */

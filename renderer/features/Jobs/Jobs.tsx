@@ -8,6 +8,7 @@ import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
 import { Progress } from '../Progress/index.js';
 import { CancelRun, RunControls } from '../RunControls/index.js';
+import { ExtractedRecords } from '../ExtractedRecords/index.js';
 import { Summary } from '../Summary/index.js';
 import { UrlLog } from '../UrlLog/index.js';
 
@@ -163,6 +164,7 @@ function JobDetail({ id }: { id: string }) {
       )}
       <Progress id={id} />
       <Summary id={id} />
+      {job.status !== 'new' && job.job.template !== null && Object.keys(job.job.template.extract).length > 0 && <ExtractedRecords id={id} version={job.status} />}
       <UrlLog id={id} />
       {confirmDelete && (
         <Confirm
