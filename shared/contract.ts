@@ -3,6 +3,7 @@ import { ScheduleSchema, type ScheduleInfo } from './schedule.js';
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
+import type { ExtractedTable } from './extracted.js';
 import { AppSettingsSchema, LiveControlSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
@@ -229,6 +230,8 @@ export const COMMANDS = {
       })
       .strict(),
   },
+  /** A focused harvest's extracted records (one per page capture), at most `limit`. */
+  'archives.extracted': { args: z.object({ id, limit: z.number().int().positive().max(100_000).default(10_000) }).strict() },
   /** The captures of one page, for the viewer's timeline. */
   'archives.urlCaptures': { args: z.object({ id, url: z.string().max(8000) }).strict() },
   /** A page as it was in one capture, read from its WARC record. */
@@ -294,6 +297,7 @@ export interface CommandResults {
   'jobs.recrawl': JobSummary;
   'jobs.setSchedule': JobSummary;
   'archives.captures': CaptureSummary[];
+  'archives.extracted': ExtractedTable;
   'archives.changes': ChangeReport;
   'archives.urlCaptures': UrlCaptureInfo[];
   'archives.captureContent': CaptureContentReply;

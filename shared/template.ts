@@ -72,6 +72,38 @@ export const CrawlProbabilitySchema = z
   })
   .strict();
 
+/** A search URL pattern: `{q}` takes a search keyword, `{page}` the result page number. */
+const searchPattern = z
+  .string()
+  .refine((s) => s.includes('{q}'), { message: 'must contain {q} where the search keywords go' })
+  .refine(
+    (s) => {
+      try {
+        return /^https?:$/.test(new URL(s.replaceAll('{q}', 'q').replaceAll('{page}', '1')).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an http:// or https:// URL' },
+  );
+
+const sitemapUrl = z.string().refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), { message: 'must be an http:// or https:// URL' });
+
+export const SeedDiscoverySchema = z
+  .object({
+    /** Queried on each search pattern, one query each [the topic's keyword terms]. */
+    keywords: z.array(word).min(1).optional(),
+    /** A site's own search page, e.g. `https://www.example.edu/search?q={q}&page={page}`. */
+    search: z.array(searchPattern).default([]),
+    /** Result pages read per keyword and pattern. */
+    pages: z.number().int().min(1).max(20).default(3),
+    /** true: the seeds' sites' robots.txt `Sitemap:` lines, else their /sitemap.xml; or the sitemap URLs. */
+    sitemaps: z.union([z.boolean(), z.array(sitemapUrl).min(1)]).default(false),
+    /** Seeds discovered at most (after the job's own). */
+    max: z.number().int().min(1).max(10_000).default(100),
+  })
+  .strict();
+
 export const TemplateSchema = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -84,12 +116,15 @@ export const TemplateSchema = z
     /** A link found on an off-topic page is followed only if its own score reaches this [the topic threshold]. */
     linkThreshold: z.number().min(0).max(1).nullable().default(null),
     crawlProbability: CrawlProbabilitySchema.default(CrawlProbabilitySchema.parse({})),
+    /** Where more seeds come from: a site's search page, its sitemaps; ranked after the job's own. */
+    seeds: SeedDiscoverySchema.nullable().default(null),
   })
   .strict();
 
 export type TopicKeyword = z.infer<typeof TopicKeywordSchema>;
 export type ExtractField = z.infer<typeof ExtractFieldSchema>;
 export type Template = z.infer<typeof TemplateSchema>;
+export type SeedDiscovery = z.infer<typeof SeedDiscoverySchema>;
 export type TemplateInput = z.input<typeof TemplateSchema>;
 
 export interface TemplateIssue {
@@ -119,6 +154,11 @@ function messageOf(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_union') return 'must be a keyword string or {"term": "...", "weight": n, "synonyms": [...]}';
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
   return issue.message;
+}
+
+/** The keywords a template's seed discovery searches for: its own, else the topic's terms. */
+export function searchKeywordsOf(t: Template): string[] {
+  return t.seeds?.keywords ?? t.topic.keywords.map((k) => (typeof k === 'string' ? k : k.term));
 }
 
 /** The threshold a link on an off-topic page must reach to be followed. */

@@ -11,6 +11,8 @@ import { writeEntryPage } from '../engine/crawl/entryPage.js';
 import { suggestMetadata } from '../engine/crawl/metadataSuggestion.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { readStats } from '../engine/store/stats.js';
+import { FocusStore } from '../engine/store/focusStore.js';
+import { ExtractedTableSchema, type ExtractedRecord, type ExtractedTable } from '../../shared/extracted.js';
 
 /**
  * The questions the host asks of an archive. While a job runs they travel to its crawl worker (which
@@ -31,6 +33,7 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lookup'), localPath: z.string() }),
   z.object({ kind: z.literal('getMetadata') }),
   z.object({ kind: z.literal('captures') }),
+  z.object({ kind: z.literal('extracted'), limit: z.number().int().positive() }),
   z.object({
     kind: z.literal('changes'),
     capture: z.number().int().positive().optional(),
@@ -59,6 +62,7 @@ export interface QueryAnswers {
   report: JobReport;
   suggestMetadata: MetadataSuggestion;
   captures: CaptureSummary[];
+  extracted: ExtractedTable;
   changes: ChangeReport;
   /** Every capture of one URL with where its payload is, oldest first. */
   urlCaptures: UrlCapture[];
@@ -103,6 +107,8 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return { stats: readStats(c), pages: c.htmlPagesArchived(), topFailures: c.topFailures(q.failures), robotsProblems: c.robotsProblems() };
     case 'captures':
       return c.listCaptures();
+    case 'extracted':
+      return extractedTable(archive, q.limit);
     case 'changes':
       return c.changes(q);
     case 'urlCaptures':
@@ -115,6 +121,21 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
         return target ? finalTarget(target) : null;
       });
   }
+}
+
+/** A focused harvest's records, the first `limit` of them. */
+function extractedTable(archive: Archive, limit: number): ExtractedTable {
+  const store = new FocusStore(archive.catalogue);
+  const records: ExtractedRecord[] = [];
+  let truncated = false;
+  for (const r of store.iterateRecords()) {
+    if (records.length === limit) {
+      truncated = true;
+      break;
+    }
+    records.push(r);
+  }
+  return { fields: store.columns(Object.keys(archive.job.template?.extract ?? {})), records, truncated };
 }
 
 /** Schemas of the answers, so what a worker sends back is checked before it reaches a client. */
@@ -247,6 +268,7 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   urlFacts: urlFactsSchema.nullable(),
   report: reportSchema,
   captures: z.array(captureSummarySchema),
+  extracted: ExtractedTableSchema,
   changes: changeReportSchema,
   urlCaptures: z.array(urlCaptureSchema),
   captureAtPath: z.object({ url: z.string(), capture: urlCaptureSchema.nullable() }).nullable(),

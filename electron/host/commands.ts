@@ -102,6 +102,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'jobs.recrawl': (a) => jobs.recrawl(a.id),
     'jobs.setSchedule': (a) => jobs.setSchedule(a.id, a.schedule),
     'archives.captures': (a) => jobs.query(a.id, { kind: 'captures' }),
+    'archives.extracted': (a) => jobs.query(a.id, { kind: 'extracted', limit: a.limit }),
     'archives.changes': (a) => jobs.query(a.id, { kind: 'changes', capture: a.capture, since: a.since, offset: a.offset, limit: a.limit }),
     'archives.urlCaptures': async (a) =>
       (await jobs.query(a.id, { kind: 'urlCaptures', url: a.url })).map((c) => ({

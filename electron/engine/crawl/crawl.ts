@@ -20,8 +20,10 @@ import { FocusPolicy } from '../focus/focusPolicy.js';
 import { FocusStore } from '../store/focusStore.js';
 import { bestFirst, breadthFirst } from './frontierOrder.js';
 import { closeQuietly, openArchiving } from './archivingParts.js';
+import { seedsOfCapture } from './seedDiscovery.js';
 import { UrlProcessor } from './urlProcessor.js';
 import { SiteDispatch } from './siteDispatch.js';
+import { gateLimitsFor } from './politeDelay.js';
 import { describePoliteness, takeLiveControl } from './liveControl.js';
 import { indexMissing } from './textIndexing.js';
 import { unreachedProblem } from './seedOutcomes.js';
@@ -177,8 +179,11 @@ export class Crawl {
         if (c.getMeta('started_at') === null) c.setMeta('started_at', new Date().toISOString());
         c.ensureCapture(new Date(c.getMeta('started_at')!));
         c.setMeta('state', 'running');
-        const seeds = this.job.seeds.map((seed) => canonicalize(seed)).filter((url) => url !== null);
-        for (const url of this.focus === null ? seeds : this.focus.seedsToAdmit(c, seeds)) {
+      });
+      const seeds = this.job.seeds.map((seed) => canonicalize(seed)).filter((url) => url !== null);
+      const ranked = this.focus === null ? seeds : [...seeds, ...(await this.discoveredSeeds(seeds))];
+      c.transaction(() => {
+        for (const url of this.focus === null ? seeds : this.focus.seedsToAdmit(c, ranked)) {
           this.frontier.admitSeed(url, this.focus?.seedScore);
         }
       });
@@ -225,6 +230,20 @@ export class Crawl {
     this.limits.start();
     this.pump();
     return done;
+  }
+
+  /** A template's discovered seeds (see seedDiscovery.ts), through the crawl's fetcher, gates and robots.txt. */
+  private discoveredSeeds(jobSeeds: string[]): Promise<string[]> {
+    return seedsOfCapture(this.job.template!, jobSeeds, {
+      fetcher: this.fetcher,
+      gates: this.gates,
+      catalogue: this.archive.catalogue,
+      warc: this.warc,
+      respectRobots: this.job.politeness.respectRobots,
+      limitsFor: (policy) => gateLimitsFor(this.job, policy),
+      inScope: (url) => this.frontier.scope.inScope(url),
+      inFlight: this.inFlight,
+    });
   }
 
   /** Loaded only for a job that renders: a static crawl never loads the browser driver. */
@@ -406,7 +425,10 @@ export class Crawl {
         final = 'failed';
       });
       this.state = final;
-      this.emit(this.meter.snapshot(this.elapsedMs(), [], 0));
+      const last = this.meter.snapshot(this.elapsedMs(), [], 0);
+      // The harvest rate stays on show when the crawl ends.
+      if (this.focus !== null) last.focus = this.focus.counts();
+      this.emit(last);
       this.emit({
         type: 'state',
         state: final,

@@ -20,6 +20,7 @@ import { documentKind, packOriginal } from './documents.js';
 import type { DocumentPool, PreparedTicket } from './documentPool.js';
 import type { SaveFailure } from './documentWork.js';
 import type { Frontier } from './frontier.js';
+import { judgePage, samePayload } from './focusedPage.js';
 import { LinkAdmission } from './linkAdmission.js';
 import { readOriginal } from './originals.js';
 import type { ProgressMeter } from './progress.js';
@@ -139,7 +140,8 @@ export class ResponseArchiver {
     try {
       if (kind !== 'other') {
         // With a WARC the response record holds the original; without one the catalogue keeps it.
-        const focus = kind === 'html' ? this.p.focus?.request(row) : undefined;
+        // Fields are extracted again only from a page whose payload changed since its previous capture.
+        const focus = kind === 'html' ? this.p.focus?.request(row, !samePayload(prev, res)) : undefined;
         doc = await this.p.documents.prepare({
           kind,
           body: rendered?.html ?? res.body,
@@ -327,14 +329,13 @@ export class ResponseArchiver {
     const { catalogue: c, documents } = this.p;
     const outcome = this.archivedOutcome(row, res);
     const localPath = outcome.localPath!;
-    const focus = this.p.focus ?? null;
-    const analysis = doc.focus;
-    const verdict = focus !== null && analysis !== undefined ? focus.judge(row, analysis) : null;
-    const plan = verdict === null ? null : (index: number) => focus!.link(verdict, analysis!, index);
+    const judged = judgePage(this.p.focus ?? null, row, doc);
+    const plan = judged?.plan ?? null;
+    const recordFocus = () => judged !== null && this.p.focus!.record(row, judged.verdict, judged.analysis, res.startedAt.toISOString());
     if (seen.outcome === 'unchanged') {
       this.links.admit(row, doc, false, plan);
       c.transaction(() => {
-        if (verdict !== null) focus!.record(row, verdict, analysis!, res.startedAt.toISOString());
+        recordFocus();
         this.record(row, { ...outcome, title: doc.title }, prev, seen);
       });
       return true;
@@ -349,7 +350,7 @@ export class ResponseArchiver {
     c.transaction(() => {
       c.replaceLinks(row.id, links);
       c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
-      if (verdict !== null) focus!.record(row, verdict, analysis!, res.startedAt.toISOString());
+      recordFocus();
       this.record(row, { ...outcome, title: doc.title }, prev, seen);
     });
     if (doc.text !== null) this.text.add(row, 'html', doc.text);
@@ -366,6 +367,7 @@ export class ResponseArchiver {
     const kind = documentKind(prev.contentType, row.url);
     let title: string | null = null;
     let error: string | null = null;
+    let judged: ReturnType<typeof judgePage> = null;
     const original = kind === 'other' ? undefined : c.getOriginal(row.id);
     if (kind !== 'other' && original !== undefined) {
       let body: Buffer | null = null;
@@ -378,9 +380,11 @@ export class ResponseArchiver {
       if (body !== null) {
         const giveBack = await this.parseBudget.take(body.length);
         try {
-          const doc = await this.p.documents.prepare({ kind, body, url: row.url, contentType: prev.contentType, packOriginal: false });
+          const focus = kind === 'html' ? this.p.focus?.request(row, false) : undefined;
+          const doc = await this.p.documents.prepare({ kind, body, url: row.url, contentType: prev.contentType, packOriginal: false, ...(focus !== undefined && { focus }) });
           title = doc.title;
-          this.links.admit(row, doc);
+          judged = judgePage(this.p.focus ?? null, row, doc);
+          this.links.admit(row, doc, false, judged?.plan ?? null);
         } finally {
           giveBack();
         }
@@ -397,6 +401,7 @@ export class ResponseArchiver {
       title,
     };
     const validators = validatorsOf(res);
+    if (judged !== null) this.p.focus!.record(row, judged.verdict, judged.analysis, res.startedAt.toISOString());
     this.record(row, outcome, prev, {
       outcome: 'not-modified',
       payloadDigest: prev.payloadDigest,

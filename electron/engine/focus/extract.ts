@@ -1,4 +1,5 @@
-import { DomUtils, parseDocument } from 'htmlparser2';
+import * as cheerio from 'cheerio';
+import type { parseDocument } from 'htmlparser2';
 import type { ExtractField } from '../../../shared/template.js';
 
 /**
@@ -8,7 +9,8 @@ import type { ExtractField } from '../../../shared/template.js';
  * The label's tag weighs in the confidence (a header cell or term is a surer label than a span).
  * A field's regex, when given, must match the value (its match is kept) and also finds values
  * no label names, at low confidence (never one a label gave another field). Runs on a DOM
- * (htmlparser2's), on final pages only.
+ * (cheerio's, parse5 building the tree as a browser does: implied table bodies, unclosed cells and
+ * paragraphs), on final pages only.
  */
 export interface ExtractedValue {
   field: string;
@@ -16,7 +18,14 @@ export interface ExtractedValue {
   confidence: number;
 }
 
+/** cheerio's nodes are domhandler's, the types htmlparser2 (a dependency of its own) exports. */
 type DomNode = ReturnType<typeof parseDocument>['children'][number];
+type Element = Extract<DomNode, { name: string; children: unknown[] }>;
+
+/** An element (domhandler types <script> and <style> apart, and both are skipped). */
+function isElement(n: DomNode): n is Element {
+  return n.type === 'tag' || n.type === 'script' || n.type === 'style';
+}
 
 const LABEL_TAG_WEIGHT: Readonly<Record<string, number>> = {
   th: 0.95,
@@ -113,7 +122,7 @@ export class FieldExtractor {
   /** One value per field found (the most confident; the first of equals). */
   extract(html: string): ExtractedValue[] {
     if (!this.active) return [];
-    const doc = parseDocument(html, { decodeEntities: true });
+    const doc = cheerio.load(html).root()[0]!;
     const best = new Map<string, ExtractedValue>();
     const offer = (field: string, raw: string, confidence: number) => {
       const f = this.fields.find((x) => x.name === field)!;
@@ -148,22 +157,21 @@ export class FieldExtractor {
   /** Labels as elements of their own, with the value in the next sibling; collects text runs for the inline pass. */
   private walk(nodes: DomNode[], offer: (field: string, raw: string, confidence: number) => void, texts: string[], main: string[] | null): void {
     for (const node of nodes) {
-      if (DomUtils.isText(node)) {
+      if (node.type === 'text') {
         if (node.data.trim() !== '') {
           texts.push(node.data);
           main?.push(node.data);
         }
         continue;
       }
-      if (!DomUtils.isTag(node)) continue;
-      if (SKIPPED.has(node.name)) continue;
+      if (!isElement(node) || SKIPPED.has(node.name)) continue;
       if (node.name === 'br') {
         texts.push('\n');
         main?.push('\n');
       }
       const weight = LABEL_TAG_WEIGHT[node.name];
       if (weight !== undefined) {
-        const text = DomUtils.textContent(node);
+        const text = textOf(node);
         const field = text.length <= MAX_LABEL_CHARS * 2 ? this.fieldOfLabel(text) : null;
         if (field !== null) {
           const value = valueAfter(node);
@@ -197,7 +205,7 @@ export class FieldExtractor {
 /** The text of what follows a label element: its next non-empty sibling (element or text). */
 function valueAfter(node: DomNode): string | null {
   for (let n = node.next; n !== null; n = n.next) {
-    const text = DomUtils.isTag(n) ? (n.name === 'br' ? '' : innerText(n)) : DomUtils.isText(n) ? n.data : '';
+    const text = isElement(n) ? (n.name === 'br' ? '' : innerText(n)) : n.type === 'text' ? n.data : '';
     if (text.trim() !== '') return text;
   }
   return null;
@@ -205,8 +213,14 @@ function valueAfter(node: DomNode): string | null {
 
 /** Text with <br> and block ends as spaces (an address on several lines stays one value). */
 function innerText(node: DomNode): string {
-  if (DomUtils.isText(node)) return node.data;
-  if (!DomUtils.isTag(node) || SKIPPED.has(node.name)) return '';
+  if (node.type === 'text') return node.data;
+  if (!isElement(node) || SKIPPED.has(node.name)) return '';
   if (node.name === 'br') return ' ';
   return node.children.map(innerText).join('') + ' ';
+}
+
+/** All the text under a node, as the DOM's textContent. */
+function textOf(node: DomNode): string {
+  if (node.type === 'text') return node.data;
+  return isElement(node) ? node.children.map(textOf).join('') : '';
 }

@@ -67,9 +67,10 @@ export class FocusPolicy {
     return Math.min(this.finalLevel, Math.max(0, Math.floor(row.score ?? 0)));
   }
 
-  request(row: QueuedRow): FocusRequest {
+  /** `extract` false: the page is as its previous capture had it, whose extracted rows stand. */
+  request(row: QueuedRow, extract = true): FocusRequest {
     const level = this.levelOf(row);
-    return { level, extract: level === this.finalLevel && Object.keys(this.template.extract).length > 0 };
+    return { level, extract: extract && level === this.finalLevel && Object.keys(this.template.extract).length > 0 };
   }
 
   /** Judges a page and, unless it repeats one, remembers it for the pages after it. */
@@ -107,13 +108,23 @@ export class FocusPolicy {
     return { score: level + Math.min(TOP, score), pruned: !passes };
   }
 
-  /** Stores the verdict (and the page's extracted fields) in the caller's transaction. */
+  /**
+   * Stores the verdict (and the page's extracted fields) in the caller's transaction. A page judged
+   * in an earlier capture is counted once, by its latest verdict. Fields are extracted only from a
+   * page whose content changed (its request asked for them): an unchanged page keeps its rows.
+   */
   record(row: QueuedRow, v: PageVerdict, a: PageAnalysis, capture: string): void {
+    const before = this.store.stateOf(row.id);
+    if (before !== null) this.count(before, -1);
     this.store.putPage({ urlId: row.id, relevance: v.relevance, topicState: v.topicState, duplicateOf: v.duplicateOf, simhash: a.simhash, digest: a.digest });
-    if (v.topicState === 'relevant') this.tally.relevantPages++;
-    else if (v.topicState === 'off-topic') this.tally.offTopicPages++;
-    else this.tally.nearDuplicates++;
+    this.count(v.topicState, 1);
     if (a.fields !== null && a.fields.length > 0 && v.topicState !== 'near-duplicate') this.store.putExtracted(row.id, row.url, capture, a.fields);
+  }
+
+  private count(state: TopicState, by: number): void {
+    if (state === 'relevant') this.tally.relevantPages += by;
+    else if (state === 'off-topic') this.tally.offTopicPages += by;
+    else this.tally.nearDuplicates += by;
   }
 
   /**

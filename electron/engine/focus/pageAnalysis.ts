@@ -48,6 +48,9 @@ const MAX_WORDS = 20_000;
 const LINK_MEMO = 8_192;
 
 /** The template compiled once per document worker. */
+/** Chromium's HTML parser builds no deeper tree (kMaximumHTMLParserDOMTreeDepth: deeper elements go beside their parent). */
+export const MAX_DOM_DEPTH = 512;
+
 export class PageAnalyzer {
   private readonly topic: KeywordMatcher;
   private readonly filters: KeywordMatcher[];
@@ -113,7 +116,9 @@ export class PageAnalyzer {
       linkOwn,
       linkFlags,
       matchesLevel: reachedThrough !== undefined && (reachedThrough.any(words) || reachedThrough.any(titleWords)),
-      fields: req.extract ? this.extractor.extract(decodeText(body, charset)) : null,
+      // A DOM of a page nested deeper than any browser builds costs seconds (parse5's tree
+      // building is quadratic in the depth): such a page is not read for fields.
+      fields: req.extract ? (text.maxDepth > MAX_DOM_DEPTH ? [] : this.extractor.extract(decodeText(body, charset))) : null,
     };
   }
 }

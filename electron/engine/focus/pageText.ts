@@ -10,7 +10,17 @@ const EXCLUDED = new Set(['a', 'nav', 'header', 'footer', 'aside', 'select', 'bu
 export const MAX_TEXT_CHARS = 200_000;
 const MAX_TITLE_CHARS = 1_000;
 
+/** Elements without an end tag, and those whose end tag is implied by the next one (they never nest deep). */
+const NOT_NESTING = new Set([
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'p', 'li', 'dt', 'dd', 'td', 'th', 'tr', 'option', 'optgroup', 'rt', 'rp',
+]);
+
 export class FocusTextCollector implements HtmlScanHandler {
+  /** Deepest element nesting seen (elements that close themselves apart). */
+  maxDepth = 0;
+  private depth = 0;
+  private readonly nesting = new Map<string, number>();
   private readonly parts: string[] = [];
   private chars = 0;
   private title = '';
@@ -20,6 +30,10 @@ export class FocusTextCollector implements HtmlScanHandler {
   private excludedDepth = 0;
 
   startTag(tag: StartTag): void {
+    if (!tag.selfClosing && !NOT_NESTING.has(tag.name)) {
+      this.nesting.set(tag.name, (this.nesting.get(tag.name) ?? 0) + 1);
+      if (++this.depth > this.maxDepth) this.maxDepth = this.depth;
+    }
     if (tag.name === 'title') this.inTitle = !tag.selfClosing;
     else if (EXCLUDED.has(tag.name) && !tag.selfClosing) {
       const n = this.open.get(tag.name) ?? 0;
@@ -31,6 +45,11 @@ export class FocusTextCollector implements HtmlScanHandler {
   }
 
   endTag(name: string): void {
+    const nested = this.nesting.get(name) ?? 0;
+    if (nested > 0) {
+      this.nesting.set(name, nested - 1);
+      this.depth--;
+    }
     if (name === 'title') this.inTitle = false;
     else {
       const n = this.open.get(name) ?? 0;

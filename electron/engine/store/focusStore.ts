@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FocusCounts } from '../../../shared/crawl.js';
+import type { ExtractedRecord } from '../../../shared/extracted.js';
 import type { Catalogue } from './catalogue.js';
 
 /** What a focused harvest judged a page. */
@@ -67,6 +68,12 @@ export class FocusStore {
     ).run(p.urlId, p.relevance, p.topicState, p.duplicateOf, p.simhash, p.digest);
   }
 
+  /** What the page was judged when last fetched; null if never. */
+  stateOf(urlId: number): TopicState | null {
+    const r = this.stmt('SELECT topic_state AS s FROM focus_pages WHERE url_id = ?').get(urlId) as { s: TopicState } | undefined;
+    return r?.s ?? null;
+  }
+
   /** Every judged page that is not itself a duplicate, for the duplicate indexes of a resumed crawl. */
   *originals(): Generator<{ urlId: number; simhash: string; digest: string }> {
     if (!this.present) return;
@@ -132,6 +139,24 @@ export class FocusStore {
     yield* this.db
       .prepare('SELECT url, capture, field, value, confidence FROM extracted ORDER BY url_id, capture, field')
       .iterate() as Iterable<ExtractedRow>;
+  }
+
+  /** One record per page capture (values ordered by page, then capture), as `harvest extract` and the app show them. */
+  *iterateRecords(): Generator<ExtractedRecord> {
+    let current: ExtractedRecord | null = null;
+    for (const r of this.iterateExtracted()) {
+      if (current === null || current.url !== r.url || current.capture !== r.capture) {
+        if (current !== null) yield current;
+        current = { url: r.url, capture: r.capture, fields: {} };
+      }
+      current.fields[r.field] = { value: r.value, confidence: r.confidence };
+    }
+    if (current !== null) yield current;
+  }
+
+  /** The columns of the records: the template's fields in its order, then any other field extracted. */
+  columns(declared: readonly string[]): string[] {
+    return [...declared, ...this.fieldNames().filter((f) => !declared.includes(f))];
   }
 
   /** Field names in the order they were first extracted. */

@@ -4,10 +4,12 @@ import { formatDate } from '../../lib/format.js';
 import { CookiesTxtError, parseCookiesTxt } from '../../../shared/cookiesTxt.js';
 import type { JobIssue } from '../../../shared/job.js';
 import { FIELDS, describeDefault, draftFromJob, draftToInput, issuesByField, type FieldDef, type JobDraft } from '../../lib/jobDraft.js';
+import { templateDraftOf, templateFromDraft, type TemplateDraft } from '../../lib/templateDraft.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';
 import { selectJobsLike, useJobs } from '../../stores/jobs.js';
 import { useNav, type JobFormMode } from '../../stores/nav.js';
+import { TemplateFields } from './TemplateFields.js';
 
 const GROUPS = [...new Set(FIELDS.map((f) => f.group))];
 const SCOPE_MODES = [
@@ -40,9 +42,19 @@ export function JobForm({ mode, onDone }: Props) {
   const [submitted, setSubmitted] = useState(false);
   const [hostIssues, setHostIssues] = useState<JobIssue[]>([]);
   const [busy, setBusy] = useState(false);
+  const [templateDraft, setTemplateDraft] = useState<TemplateDraft>(() => templateDraftOf(source?.job.template ?? null));
+  const [templateTouched, setTemplateTouched] = useState(false);
 
-  const local = useMemo(() => draftToInput(draft, source ? (source.job as unknown as Record<string, unknown>) : {}), [draft, source]);
-  const dirty = archiveDir.trim() !== '' || FIELDS.some((f) => draft[f.path] !== initial[f.path]);
+  const tpl = useMemo(() => templateFromDraft(templateDraft), [templateDraft]);
+  const local = useMemo(() => {
+    const base = source ? (source.job as unknown as Record<string, unknown>) : {};
+    const r = draftToInput(draft, { ...base, template: tpl.template });
+    // The template's own issues are shown on its fields (TemplateFields).
+    return { input: r.input, issues: r.issues.filter((i) => !i.path.startsWith('template')) };
+  }, [draft, source, tpl]);
+  const templateIssues = Object.keys(tpl.issues).length > 0;
+  const dirty =
+    archiveDir.trim() !== '' || FIELDS.some((f) => draft[f.path] !== initial[f.path]) || JSON.stringify(templateDraft) !== JSON.stringify(templateDraftOf(source?.job.template ?? null));
   useEffect(() => {
     useNav.getState().setFormDirty(dirty);
     if (!dirty) return;
@@ -65,6 +77,10 @@ export function JobForm({ mode, onDone }: Props) {
     setSubmitted(true);
     if (local.issues.length > 0) {
       focusField(local.issues[0]?.path ?? '');
+      return;
+    }
+    if (templateIssues) {
+      document.getElementById(`template-${Object.keys(tpl.issues)[0] ?? ''}`)?.focus();
       return;
     }
     setBusy(true);
@@ -146,6 +162,12 @@ export function JobForm({ mode, onDone }: Props) {
           )}
         </fieldset>
       ))}
+      <TemplateFields
+        draft={templateDraft}
+        issues={submitted || templateTouched ? tpl.issues : {}}
+        onChange={setTemplateDraft}
+        onBlur={() => setTemplateTouched(true)}
+      />
       <div className="form-actions">
         <button type="button" onClick={onDone} data-testid="job-form-cancel">
           {dirty ? 'Discard…' : 'Cancel'}

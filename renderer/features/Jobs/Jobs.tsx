@@ -9,6 +9,7 @@ import { JobForm } from '../JobForm/index.js';
 import { Progress } from '../Progress/index.js';
 import { CancelRun, RunControls } from '../RunControls/index.js';
 import { Schedule } from '../Schedule/index.js';
+import { ExtractedRecords } from '../ExtractedRecords/index.js';
 import { Summary } from '../Summary/index.js';
 import { UrlLog } from '../UrlLog/index.js';
 
@@ -165,6 +166,7 @@ function JobDetail({ id }: { id: string }) {
       <Schedule id={id} />
       <Progress id={id} />
       <Summary id={id} />
+      {job.status !== 'new' && job.job.template !== null && Object.keys(job.job.template.extract).length > 0 && <ExtractedRecords id={id} version={job.status} />}
       <UrlLog id={id} />
       {confirmDelete && (
         <Confirm

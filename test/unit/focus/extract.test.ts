@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTemplate } from '../../../shared/template.js';
 import { FieldExtractor } from '../../../electron/engine/focus/extract.js';
+import { MAX_DOM_DEPTH, PageAnalyzer } from '../../../electron/engine/focus/pageAnalysis.js';
 import { FocusTextCollector } from '../../../electron/engine/focus/pageText.js';
 import { parseHtml } from '../../../electron/engine/parse/html.js';
 
@@ -74,5 +75,31 @@ describe('page text', () => {
     const r = text.result();
     assert.equal(r.title, 'Flood & risk');
     assert.deepEqual(r.text.split(/\s+/).filter(Boolean), ['Floods', 'Check', 'the', 'today.', 'Phone', '123']);
+  });
+
+  it('measures element nesting: deep nesting counts, unclosed paragraphs, cells and void elements do not', () => {
+    const depth = (html: string) => {
+      const text = new FocusTextCollector();
+      parseHtml(Buffer.from(html), 'http://a.test/', 'text/html', {}, { observer: text });
+      return text.maxDepth;
+    };
+    assert.equal(depth('<html><body><div><section><p>a<p>b<br><img src=x></section></div></body></html>'), 4);
+    assert.equal(depth('<body>' + '<p>x'.repeat(5000) + '<table>' + '<tr><td>1'.repeat(2000) + '</table></body>'), 2);
+    assert.equal(depth('<div>'.repeat(3000) + 'Phone: 01632 960 123'), 3000);
+  });
+});
+
+describe('page analysis', () => {
+  const analyzer = new PageAnalyzer(parseTemplate({ topic: { keywords: ['x'] }, extract: fields }));
+  const analyze = (html: string) => {
+    const text = analyzer.collector();
+    const doc = parseHtml(Buffer.from(html), 'http://a.test/', 'text/html', {}, { observer: text });
+    return analyzer.analyze(text, doc.links, Buffer.from(html), 'utf-8', { level: 0, extract: true }).fields;
+  };
+
+  it(`reads fields on a DOM only up to ${MAX_DOM_DEPTH} levels of nesting (deeper, building the DOM would take seconds)`, () => {
+    const nested = (n: number) => '<div>'.repeat(n) + '<table><tr><th>Phone</th><td>01632 960 123</td></tr></table>' + '</div>'.repeat(n);
+    assert.deepEqual(analyze(nested(MAX_DOM_DEPTH - 3)), [{ field: 'phone', value: '01632 960 123', confidence: 0.95 }]);
+    assert.deepEqual(analyze(nested(20_000)), []);
   });
 });

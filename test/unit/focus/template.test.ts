@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseJob } from '../../../shared/job.js';
-import { DEFAULT_NEXT_PAGE_LABELS, parseTemplate, TemplateValidationError } from '../../../shared/template.js';
+import { DEFAULT_NEXT_PAGE_LABELS, parseTemplate, searchKeywordsOf, TemplateValidationError } from '../../../shared/template.js';
 
 /** The issue's core example, exactly as written there. */
 export const CORE_EXAMPLE = String.raw`{"topic": {"keywords": ["flood risk", {"term": "洪水", "weight": 2,
@@ -58,6 +58,20 @@ describe('template schema', () => {
     ]);
     assert.deepEqual(issuesOf({ topic: { keywords: ['a'] }, nearDuplicate: { maxHaming: 2 } }), ["nearDuplicate: unknown field 'maxHaming'"]);
     assert.match(issuesOf({ topic: { keywords: ['a'] }, nearDuplicate: { maxHamming: 1.5 } })[0]!, /^nearDuplicate\.maxHamming: /);
+  });
+
+  it('seed discovery: search patterns need {q}, sitemaps are true or URLs, keywords default to the topic terms', () => {
+    const t = parseTemplate({ topic: { keywords: ['flood risk', { term: '洪水' }] }, seeds: { search: ['http://a.test/s?q={q}&p={page}'] } });
+    assert.deepEqual(searchKeywordsOf(t), ['flood risk', '洪水']);
+    assert.equal(t.seeds!.pages, 3);
+    assert.equal(t.seeds!.sitemaps, false);
+    assert.equal(parseTemplate({ topic: { keywords: ['a'] } }).seeds, null);
+    assert.deepEqual(issuesOf({ topic: { keywords: ['a'] }, seeds: { search: ['http://a.test/s?page={page}'] } }), [
+      'seeds.search.0: must contain {q} where the search keywords go',
+    ]);
+    assert.deepEqual(issuesOf({ topic: { keywords: ['a'] }, seeds: { search: ['ftp://a.test/{q}'] } }), ['seeds.search.0: must be an http:// or https:// URL']);
+    assert.match(issuesOf({ topic: { keywords: ['a'] }, seeds: { sitemaps: ['/sitemap.xml'] } })[0]!, /^seeds\.sitemaps/);
+    assert.match(issuesOf({ topic: { keywords: ['a'] }, seeds: { pages: 0 } })[0]!, /^seeds\.pages: /);
   });
 
   it('is stored with the job: a job without one has null, a job with one keeps it through a round trip', () => {

@@ -1,0 +1,1 @@
+export { ExtractedRecords } from './ExtractedRecords.js';

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { startFocusSite, type FocusSite } from '../helpers/focusSite.js';
+import { expect, test } from './fixtures.js';
+
+/**
+ * A focused harvest from the app: a template filled in the job form (contact details, English and
+ * Chinese labels), crawled over the generated three-site test server; the progress view shows the
+ * harvest rate and the job the extracted records, sortable. Screens saved at 1400×900, light and dark.
+ */
+
+const SHOTS = path.join('test-results', 'screenshots');
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+let site: FocusSite;
+
+test.beforeAll(async () => {
+  site = await startFocusSite();
+});
+
+test.afterAll(async () => {
+  await site.close();
+});
+
+test('a focused harvest: a template in the job form, the harvest rate, the extracted records', async ({ page, harvest }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(harvest.url);
+  await page.getByTestId('nav-jobs').click();
+  await page.getByTestId('job-new').click();
+  await page.getByTestId('job-field-name').fill('Council contacts');
+  await page.getByTestId('job-field-seeds').fill(site.truth.origins.map((o) => `${o}/`).join('\n'));
+  await page.getByTestId('job-field-politeness.delayMs').fill('0');
+  await page.getByTestId('template-enabled').check();
+  await page.getByTestId('template-keywords').fill('contact\n联系 *0');
+  await page.getByTestId('template-keywords').blur();
+  await expect(page.getByTestId('template-keywords-issues')).toHaveText('line 2, weight: Too small: expected number to be >0');
+  await page.getByTestId('template-keywords').fill('contact\n联系');
+  await page.getByTestId('template-filters').fill('contact, 联系我们');
+  await page
+    .getByTestId('template-extract')
+    .fill(['phone: phone, telephone, tel, 电话 /\\+?\\(?[0-9][0-9 ()\\-]{6,}[0-9]/', 'email: email, e-mail, 邮箱, 电子邮箱 /[^@\\s]+@[^@\\s]+\\.[a-z]+/'].join('\n'));
+  await expect(page.getByTestId('template-keywords-issues')).toHaveCount(0);
+  await page.getByTestId('template-fields').scrollIntoViewIfNeeded();
+  await shots(page, 'focused-template-form');
+  await page.getByTestId('job-form-save').click();
+  await expect(page.getByTestId('job-form')).toBeHidden();
+  await page.locator('[data-testid="job-row"]', { hasText: 'Council contacts' }).first().click();
+  await page.getByTestId('job-start').click();
+  await expect(page.getByTestId('progress-harvest-rate')).toContainText(/harvest rate \d+(\.\d)?%/, { timeout: 60_000 });
+  await expect(page.getByTestId('job-detail-status')).toHaveText(/finished/, { timeout: 180_000 });
+
+  const table = page.getByTestId('extracted-table');
+  await expect(table).toBeVisible();
+  const contacts = [...site.truth.contacts.entries()];
+  await expect(table.locator('tbody tr')).toHaveCount(contacts.length);
+  // Every known contact page is a row with its known phone number.
+  for (const [url, truth] of contacts) {
+    const row = table.locator('tbody tr', { hasText: url });
+    await expect(row).toHaveCount(1);
+    if (truth.phone) await expect(row).toContainText(truth.phone);
+  }
+  await page.getByTestId('extracted-sort-phone').click();
+  await expect(page.getByTestId('extracted-sort-phone')).toContainText('▲');
+  await expect(page.getByTestId('progress-harvest-rate')).toContainText('relevant');
+  await page.getByTestId('extracted-records').scrollIntoViewIfNeeded();
+  await shots(page, 'focused-harvest');
+});
