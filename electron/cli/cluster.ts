@@ -7,7 +7,7 @@ import { formatBytes, plural } from '../../shared/format.js';
 import { parseJob } from '../../shared/job.js';
 import { clusterArchive, finishWorkerWarcs } from '../engine/cluster/clusterArchive.js';
 import { openClusterDb } from '../engine/cluster/coordination.js';
-import { initCluster } from '../engine/cluster/schema.js';
+import { DEFAULT_LEASE_TIMEOUT_MS, initCluster } from '../engine/cluster/schema.js';
 import { clusterStatus, type ClusterStatus } from '../engine/cluster/status.js';
 import { DEFAULT_TARGET_LEASE_MS } from '../engine/cluster/batchSize.js';
 import { ClusterWorker } from '../engine/cluster/worker.js';
@@ -41,15 +41,17 @@ export async function runCluster(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'init': {
-      const { values, positionals } = parse('cluster', rest, { ...CRAWL_OPTIONS, db: { type: 'string' } });
+      const { values, positionals } = parse('cluster', rest, { ...CRAWL_OPTIONS, db: { type: 'string' }, 'lease-timeout': { type: 'string' } });
       for (const [flag, why] of Object.entries(NOT_IN_CLUSTER)) {
         if (values[flag as keyof typeof values] !== undefined) throw new UsageError(`--${flag} does not apply to a cluster harvest: ${why}`, 'cluster');
       }
       if (!values.name) throw new UsageError('cluster init needs --name <n>', 'cluster');
       checkSeeds(positionals, undefined);
       const job = parseJob(jobFromFlags(positionals, values));
+      const timeoutS = values['lease-timeout'] === undefined ? undefined : Number(values['lease-timeout']);
+      if (timeoutS !== undefined && !(timeoutS >= 1)) throw new UsageError(`--lease-timeout needs a number of seconds, at least 1, got '${values['lease-timeout']}'`, 'cluster');
       return withDb(values.db, 'cluster', async (db) => {
-        const seeds = await initCluster(db, job);
+        const seeds = await initCluster(db, job, timeoutS === undefined ? DEFAULT_LEASE_TIMEOUT_MS : timeoutS * 1000);
         process.stderr.write(`harvest '${job.name}' created with ${plural(seeds, 'seed')}; start workers with: harvest worker --db <url> --store <dir>\n`);
         return 0;
       });

@@ -18,8 +18,8 @@ export interface MultiSite {
   slowFor: Map<string, number>;
   /** Requests per URL (origin + path), robots.txt included. */
   requestsPerUrl(since?: number): Map<string, number>;
-  /** Pairs of overlapping requests to one site from different source addresses. */
-  sharedSites(): { site: string; a: Served; b: Served }[];
+  /** Pairs of overlapping requests to one site from different source addresses (started at `since` or later). */
+  sharedSites(since?: number): { site: string; a: Served; b: Served }[];
   stop(): Promise<void>;
 }
 
@@ -67,10 +67,12 @@ export async function startMultiSite(opts: { sites: number; pages: number; laten
     const path = req.url ?? '/';
     const from = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '';
     const delay = opts.latencyMs + (slowFor.get(from) ?? 0);
+    // Recorded when the answer ends or its client goes away (a killed worker), so every request counts.
+    res.once('close', () => served.push({ site, path, from, startMs, endMs: Date.now() }));
     setTimeout(() => {
       const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers });
-        res.end(body, () => served.push({ site, path, from, startMs, endMs: Date.now() }));
+        res.end(body);
       };
       const m = /^\/p\/(\d+)\.html$/.exec(path);
       if (path === '/') send(200, 'text/html; charset=utf-8', page(siteIndex, 0));
@@ -91,10 +93,10 @@ export async function startMultiSite(opts: { sites: number; pages: number; laten
       for (const s of served) if (s.startMs >= since) counts.set(s.site + s.path, (counts.get(s.site + s.path) ?? 0) + 1);
       return counts;
     },
-    sharedSites() {
+    sharedSites(since = 0) {
       const out: { site: string; a: Served; b: Served }[] = [];
       const bySite = new Map<string, Served[]>();
-      for (const s of served) bySite.set(s.site, [...(bySite.get(s.site) ?? []), s]);
+      for (const s of served) if (s.startMs >= since) bySite.set(s.site, [...(bySite.get(s.site) ?? []), s]);
       for (const [site, list] of bySite) {
         const sorted = [...list].sort((x, y) => x.startMs - y.startMs);
         for (let i = 0; i < sorted.length; i++) {

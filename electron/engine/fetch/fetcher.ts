@@ -98,7 +98,8 @@ export class Fetcher {
       connections,
       // One request at a time on a connection, kept alive between requests (0 would turn keep-alive off).
       pipelining: 1,
-      connect: { timeout: opts.connectTimeoutMs, ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }) },
+      connect: { timeout: opts.connectTimeoutMs },
+      ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }),
       headersTimeout: opts.headersTimeoutMs,
       // An idle timer: undici restarts it on every chunk, hence the deadline in exchange().
       bodyTimeout: opts.bodyIdleTimeoutMs,
