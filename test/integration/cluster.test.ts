@@ -100,9 +100,10 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.deepEqual(sorted(await clusterStates(db)), sorted(single));
     assert.ok(single.size > SITES * PAGES, `the sites have ${single.size} URLs`);
     assert.deepEqual(site.sharedSites(since), [], 'no site answered two workers at once');
-    // The work was spread: every worker fetched, from its own address.
+    // The work was spread, each worker from its own address (one that starts late may find every site taken).
     const from = new Set(site.served.filter((s) => s.startMs >= since).map((s) => s.from));
-    assert.deepEqual([...from].sort(), ['127.0.0.21', '127.0.0.22', '127.0.0.23']);
+    assert.ok(from.size >= 2, `served to ${[...from].join(', ')}`);
+    for (const a of from) assert.ok(['127.0.0.21', '127.0.0.22', '127.0.0.23'].includes(a), a);
     // Nothing was fetched twice.
     const twice = [...site.requestsPerUrl(since)].filter(([, n]) => n > 1);
     assert.deepEqual(twice, []);
