@@ -1,13 +1,10 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ParseArgsConfig } from 'node:util';
 import type { CrawlEvent } from '../../shared/crawl.js';
-import { CookiesTxtError, parseCookiesTxt } from '../../shared/cookiesTxt.js';
-import { JobValidationError, parseJob, type Cookie, type Job, type JobInput } from '../../shared/job.js';
+import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
+import { checkSeeds, CRAWL_OPTIONS, describeJobError, jobFromFlags } from './crawlFlags.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { CrawlRunner } from '../host/crawlRunner.js';
-import { canonicalize } from '../engine/url/canonical.js';
 import { Archive, ArchiveUsageError, MIRROR_DIR } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
@@ -15,10 +12,10 @@ import { FocusStore } from '../engine/store/focusStore.js';
 import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
+import { ClusterSetupError, ClusterWorkerError } from '../engine/cluster/errors.js';
 import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
-import { readTemplateFile } from './templateFile.js';
 import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
 import { COMMAND_HELP, COMMANDS, parseCommandArgs, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
@@ -29,186 +26,6 @@ ${COMMANDS.map((c) => `  ${SYNOPSIS[c]}`).join('\n')}
 
 'harvest <command> --help' describes a command and its options.
 serve runs the app in a browser: it prints a http://127.0.0.1 address with a secret token to open.`;
-
-/** Job settings by the flag that sets them, so a validation error names what the user typed. */
-const FLAG_FOR_SETTING: Record<string, string> = {
-  name: '--name',
-  seeds: '<url>',
-  contactUrl: '--contact',
-  'scope.mode': '--scope',
-  'scope.include': '--include',
-  'scope.exclude': '--exclude',
-  'limits.maxDepth': '--max-depth',
-  'limits.maxPages': '--max-pages',
-  'limits.maxBytes': '--max-bytes',
-  'limits.maxDurationMs': '--max-duration',
-  'politeness.perHostConnections': '--connections',
-  'politeness.delayMs': '--delay-ms',
-  'traps.maxUrlLength': '--max-url-length',
-  'traps.maxPathSlashes': '--max-path-slashes',
-  'traps.maxSegmentRepeats': '--max-segment-repeats',
-  'traps.maxQueryParams': '--max-query-params',
-  'traps.maxQueryVariantsPerPath': '--max-query-variants',
-  'fetch.maxResponseBytes': '--max-response-bytes',
-  'fetch.deadlineMs': '--deadline-ms',
-  'request.acceptLanguage': '--accept-language',
-  'request.userAgentSuffix': '--user-agent-suffix',
-  'request.headers': '--header',
-  'request.basicAuth.username': '--auth-user',
-  'request.basicAuth.urlPrefix': '--auth-prefix',
-  'render.browserPath': '--browser-path',
-  'render.pages': '--render-pages',
-  'render.pageTimeoutMs': '--page-timeout',
-};
-
-function describeJobError(e: JobValidationError): string {
-  return e.issues
-    .map((i) => {
-      const setting = i.path.replace(/\.\d+$/, '');
-      const flag = FLAG_FOR_SETTING[setting];
-      return flag ? `${flag}: ${i.message}` : i.path ? `${i.path}: ${i.message}` : i.message;
-    })
-    .join('; ');
-}
-
-const CRAWL_OPTIONS = {
-  out: { type: 'string', short: 'o' },
-  name: { type: 'string' },
-  scope: { type: 'string' },
-  include: { type: 'string', multiple: true },
-  exclude: { type: 'string', multiple: true },
-  'max-depth': { type: 'string' },
-  'max-pages': { type: 'string' },
-  'max-bytes': { type: 'string' },
-  'max-duration': { type: 'string' },
-  connections: { type: 'string' },
-  'delay-ms': { type: 'string' },
-  'ignore-robots': { type: 'boolean' },
-  'no-offsite-requisites': { type: 'boolean' },
-  'no-warc': { type: 'boolean' },
-  contact: { type: 'string' },
-  'accept-language': { type: 'string' },
-  'user-agent-suffix': { type: 'string' },
-  header: { type: 'string', multiple: true },
-  cookies: { type: 'string' },
-  'auth-user': { type: 'string' },
-  'auth-prefix': { type: 'string' },
-  'max-url-length': { type: 'string' },
-  'max-path-slashes': { type: 'string' },
-  'max-segment-repeats': { type: 'string' },
-  'max-query-params': { type: 'string' },
-  'max-query-variants': { type: 'string' },
-  'max-response-bytes': { type: 'string' },
-  'deadline-ms': { type: 'string' },
-  'seeds-file': { type: 'string' },
-  template: { type: 'string' },
-  render: { type: 'boolean' },
-  'browser-path': { type: 'string' },
-  'render-pages': { type: 'string' },
-  'page-timeout': { type: 'string' },
-  screenshots: { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  'events-jsonl': { type: 'string' },
-} satisfies ParseArgsConfig['options'];
-
-function int(v: string | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} needs a whole number, got '${v}'`, 'crawl');
-  return Number(v);
-}
-
-function checkSeeds(urls: string[], seedsFile: string | undefined): void {
-  if (urls.length === 0 && seedsFile === undefined) throw new UsageError('crawl needs at least one seed URL', 'crawl');
-  for (const u of urls) {
-    let ok = false;
-    try {
-      const p = new URL(u);
-      ok = (p.protocol === 'http:' || p.protocol === 'https:') && p.hostname !== '' && canonicalize(u) !== null;
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new UsageError(`invalid URL '${u}': give an absolute http:// or https:// address`, 'crawl');
-  }
-}
-
-function jobFromFlags(seeds: string[], v: ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values']): JobInput {
-  const durationS = int(v['max-duration'], 'max-duration');
-  const pageTimeoutS = int(v['page-timeout'], 'page-timeout');
-  for (const flag of ['browser-path', 'render-pages', 'page-timeout', 'screenshots'] as const) {
-    if (v[flag] !== undefined && !v.render) throw new UsageError(`--${flag} only applies with --render`);
-  }
-  return {
-    seeds,
-    ...(v.name !== undefined && { name: v.name }),
-    ...(v.contact !== undefined && { contactUrl: v.contact }),
-    offsiteRequisites: !v['no-offsite-requisites'],
-    ...(v.template !== undefined && { template: readTemplateFile(v.template) }),
-    warc: { enabled: !v['no-warc'] },
-    scope: {
-      ...(v.scope !== undefined && { mode: v.scope as 'host' }),
-      include: v.include ?? [],
-      exclude: v.exclude ?? [],
-    },
-    limits: {
-      maxDepth: int(v['max-depth'], 'max-depth') ?? null,
-      maxPages: int(v['max-pages'], 'max-pages') ?? null,
-      maxBytes: int(v['max-bytes'], 'max-bytes') ?? null,
-      maxDurationMs: durationS === undefined ? null : durationS * 1000,
-    },
-    politeness: {
-      ...(v.connections !== undefined && { perHostConnections: int(v.connections, 'connections') }),
-      ...(v['delay-ms'] !== undefined && { delayMs: int(v['delay-ms'], 'delay-ms') }),
-      respectRobots: !v['ignore-robots'],
-    },
-    traps: {
-      ...(v['max-url-length'] !== undefined && { maxUrlLength: int(v['max-url-length'], 'max-url-length') }),
-      ...(v['max-path-slashes'] !== undefined && { maxPathSlashes: int(v['max-path-slashes'], 'max-path-slashes') }),
-      ...(v['max-segment-repeats'] !== undefined && {
-        maxSegmentRepeats: int(v['max-segment-repeats'], 'max-segment-repeats'),
-      }),
-      ...(v['max-query-params'] !== undefined && { maxQueryParams: int(v['max-query-params'], 'max-query-params') }),
-      ...(v['max-query-variants'] !== undefined && {
-        maxQueryVariantsPerPath: int(v['max-query-variants'], 'max-query-variants'),
-      }),
-    },
-    request: requestFromFlags(v),
-    fetch: {
-      ...(v['max-response-bytes'] !== undefined && {
-        maxResponseBytes: int(v['max-response-bytes'], 'max-response-bytes'),
-      }),
-      ...(v['deadline-ms'] !== undefined && { deadlineMs: int(v['deadline-ms'], 'deadline-ms') }),
-    },
-    render: {
-      enabled: v.render ?? false,
-      ...(v['browser-path'] !== undefined && { browserPath: path.resolve(v['browser-path']) }),
-      ...(v['render-pages'] !== undefined && { pages: int(v['render-pages'], 'render-pages') }),
-      ...(pageTimeoutS !== undefined && { pageTimeoutMs: pageTimeoutS * 1000 }),
-      ...(v.screenshots && { screenshots: true }),
-    },
-  };
-}
-
-/** The job's request settings from the flags; the cookies file is read here, the password from the environment. */
-function requestFromFlags(v: ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values']): JobInput['request'] {
-  let cookies: Cookie[] = [];
-  if (v.cookies !== undefined) {
-    try {
-      cookies = parseCookiesTxt(readFileSync(v.cookies, 'utf8'));
-    } catch (e) {
-      const why = e instanceof CookiesTxtError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
-      throw new UsageError(`--cookies: cannot read ${v.cookies}: ${why}`);
-    }
-  }
-  const password = process.env.HARVEST_AUTH_PASSWORD;
-  if (v['auth-user'] !== undefined && password === undefined) throw new UsageError('--auth-user needs the password in HARVEST_AUTH_PASSWORD');
-  return {
-    ...(v['accept-language'] !== undefined && { acceptLanguage: v['accept-language'] }),
-    ...(v['user-agent-suffix'] !== undefined && { userAgentSuffix: v['user-agent-suffix'] }),
-    headers: v.header ?? [],
-    cookies,
-    basicAuth: { username: v['auth-user'] ?? '', password: v['auth-user'] !== undefined ? (password ?? '') : '', urlPrefix: v['auth-prefix'] ?? '' },
-  };
-}
 
 function openEventLog(file: string | undefined): EventLog | null {
   if (file === undefined) return null;
@@ -397,6 +214,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./verify.js')).runVerify(rest);
     case 'serve':
       return (await import('./serve.js')).serve(rest);
+    case 'cluster':
+      return (await import('./cluster.js')).runCluster(rest);
+    case 'worker':
+      return (await import('./cluster.js')).runWorker(rest);
     case 'search':
       return (await import('./search.js')).runSearch(rest);
     case 'reindex':
@@ -436,6 +257,8 @@ main(process.argv.slice(2)).then(
       e instanceof SearchError ||
       e instanceof DataDirInUseError ||
       e instanceof BrowserNotFoundError ||
+      e instanceof ClusterSetupError ||
+      e instanceof ClusterWorkerError ||
       e instanceof JobValidationError;
     const message = e instanceof JobValidationError ? describeJobError(e) : e instanceof Error ? e.message : String(e);
     process.stderr.write(`harvest: ${known ? message : `unexpected error: ${message}`}\n`);

@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report', 'thumbnails', 'control'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'report', 'thumbnails', 'control', 'cluster', 'worker'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -45,6 +45,8 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   report: REPORT_USAGE,
   thumbnails: THUMBNAILS_USAGE,
   control: CONTROL_USAGE,
+  cluster: 'harvest cluster init --db <postgres-url> --name <n> <url>... [crawl options] | status --db <url> [--json] | export --db <url> --store <dir> --format wacz|warc --out <path>',
+  worker: 'harvest worker --db <postgres-url> --store <dir> [--id <name>] [--lease-seconds <s>] [--sites <n>] [--local-address <ip>]',
 };
 
 const CRAWL_OPTIONS_HELP = `options:
@@ -103,6 +105,8 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   control: `Change a crawl's politeness while it runs (within a second, whichever process runs it), or for\nits next run when none is running. The change is kept with the job.\n\nusage: ${CONTROL_USAGE}\n\noptions:\n  --connections <n>   requests at once per host (1-64)\n  --delay-ms <ms>     a fixed gap between the starts of two requests to one host\n  --adaptive-delay    twice the host's last response time, at least 250 ms`,
   thumbnails: `Make the missing thumbnails of an archive's pages from its offline copy, with nothing but\nthe copy reachable (written under thumbnails/, not to the WARC).\n\nusage: ${THUMBNAILS_USAGE}\n\noptions:\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,
   serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)\n  --open <dir>       add an archive folder on disk (say, one kept when its job was deleted) to the library (repeatable)`,
+  cluster: `A harvest spread over several machines, on PostgreSQL (see README, Cluster harvests).\n\nusage:\n  harvest cluster init --db <postgres-url> --name <n> <url>... [crawl options] [--lease-timeout <s>]\n      create the harvest in an empty database, with the options of 'harvest crawl' (no --out:\n      the workers write under their --store); a worker silent for --lease-timeout seconds (default 15)\n      loses its leases and sites\n  harvest cluster status --db <url> [--json]\n      per worker: state, rate over the last 30 s, batch size, mean fetch time, sites held, failures\n  harvest cluster export --db <url> --store <dir> --format wacz|warc --out <path> [--quiet]\n      one bundle from every worker's WARC files (files killed workers left open are finished first)`,
+  worker: `Run a worker of a cluster harvest until the harvest has nothing left (exit 0); Ctrl-C or SIGTERM\nstops it, giving its unfinished URLs back (exit 130).\n\nusage: ${SYNOPSIS.worker}\n\noptions:\n  --db <url>              the harvest's PostgreSQL database (required)\n  --store <dir>           the shared store: warc/ (this worker's files, named after it) and mirror/ (required)\n  --id <name>             the worker's name, letters, digits, '.', '_', '-' (default: host-pid)\n  --lease-seconds <s>     how long a batch should take at this worker's pace (default 10)\n  --sites <n>             sites served at once (default 16)\n  --local-address <ip>    the source address of its requests\n  --retry-backoff-ms <n>  back-off before a transient failure's first retry (default 2000)\n  --quiet                 no log lines`,
 };
 
 /** Whether the arguments ask for help (`-h` or `--help` anywhere). */

@@ -61,6 +61,8 @@ export interface FetcherOptions extends FetchSettings {
   backoffBaseMs?: number;
   /** Sent with every request after the fetcher's own (Accept-Language, From, the job's headers). */
   extraHeaders?: readonly HeaderPair[];
+  /** The source address of every connection (a cluster worker on a multi-homed machine); the system's choice without it. */
+  localAddress?: string;
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -97,6 +99,7 @@ export class Fetcher {
       // One request at a time on a connection, kept alive between requests (0 would turn keep-alive off).
       pipelining: 1,
       connect: { timeout: opts.connectTimeoutMs },
+      ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }),
       headersTimeout: opts.headersTimeoutMs,
       // An idle timer: undici restarts it on every chunk, hence the deadline in exchange().
       bodyTimeout: opts.bodyIdleTimeoutMs,

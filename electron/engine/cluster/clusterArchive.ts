@@ -1,0 +1,128 @@
+import { readdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import type { SkipReason, UrlState } from '../../../shared/crawl.js';
+import { HARVEST_VERSION } from '../../../shared/job.js';
+import { Archive } from '../store/archive.js';
+import { WARC_DIR } from '../store/archiveFolder.js';
+import { OPEN_SUFFIX } from '../warc/fileNames.js';
+import { WarcWriter } from '../warc/writer.js';
+import { ClusterWorkerError } from './errors.js';
+import { readHarvest } from './schema.js';
+
+/** Rows read from PostgreSQL at a time. */
+const PAGE = 5_000;
+
+interface PgUrl {
+  id: string;
+  url: string;
+  site: string;
+  depth: number;
+  state: UrlState | 'leased';
+  requisite: boolean;
+  parent_id: string | null;
+  via: string | null;
+  type_hint: string | null;
+  redirect_hops: number;
+  skip_reason: SkipReason | null;
+  error: string | null;
+  http_status: number | null;
+  content_type: string | null;
+  bytes: string | null;
+  local_path: string | null;
+  redirect_to_id: string | null;
+  title: string | null;
+  fetched_at: Date | null;
+}
+
+/**
+ * Finishes the WARC files of workers that are no longer running: a file a killed worker left open
+ * is cut back at its last whole record (as a local resume does) and given its finished name. A live
+ * worker's open file is refused: it is still being written.
+ */
+export async function finishWorkerWarcs(db: pg.Pool, store: string): Promise<string[]> {
+  const dir = path.join(store, WARC_DIR);
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const open = entries.filter((e) => e.endsWith(OPEN_SUFFIX));
+  const workers = (await db.query<{ id: string; state: string }>('SELECT id, state FROM workers')).rows;
+  const finished: string[] = [];
+  for (const w of workers) {
+    const mine = open.filter((e) => e.startsWith(`${w.id}-`) && /^\d{17}-\d{5,}\.warc\.gz/.test(e.slice(w.id.length + 1)));
+    if (mine.length === 0) continue;
+    if (w.state === 'live') throw new ClusterWorkerError(`worker '${w.id}' is still running (its WARC file ${mine[0]} is open): export once the harvest has finished, or after stopping it`);
+    const writer = await WarcWriter.open({ dir, prefix: w.id, software: `Harvest/${HARVEST_VERSION}` });
+    await writer.close();
+    finished.push(...mine);
+  }
+  return finished;
+}
+
+/**
+ * The cluster harvest as a local archive folder in `dir`: a SQLite catalogue with every URL and its
+ * outcome (what the exporters, `harvest stats` and `harvest list` read), its warc/ a link to the
+ * store's WARC files of every worker. URLs still leased are queued in it.
+ */
+export async function clusterArchive(db: pg.Pool, store: string, dir: string): Promise<Archive> {
+  const harvest = await readHarvest(db);
+  const archive = Archive.create(dir, harvest.job);
+  try {
+    symlinkSync(path.resolve(store, WARC_DIR), archive.warcDir, 'dir');
+    const c = archive.catalogue;
+    const ids = new Map<string, number>();
+    const later: { id: number; redirectTo: string | null; fetchedAt: string | null }[] = [];
+    c.transaction(() => {
+      c.setMeta('started_at', new Date().toISOString());
+      c.ensureCapture(new Date());
+    });
+    for (let after = '0'; ; ) {
+      const rows = (await db.query<PgUrl>('SELECT * FROM urls WHERE id > $1 ORDER BY id LIMIT $2', [after, PAGE])).rows;
+      if (rows.length === 0) break;
+      after = rows.at(-1)!.id;
+      c.transaction(() => {
+        for (const r of rows) {
+          const row = c.insert({
+            url: r.url,
+            site: r.site,
+            depth: r.depth,
+            state: r.state === 'skipped' ? 'skipped' : 'queued',
+            requisite: r.requisite,
+            parentId: r.parent_id === null ? null : (ids.get(r.parent_id) ?? null),
+            via: r.via,
+            typeHint: r.type_hint,
+            redirectHops: r.redirect_hops,
+            skipReason: r.skip_reason,
+          });
+          ids.set(r.id, row.id);
+          if (r.state === 'skipped' && r.error !== null) c.skip(row, r.skip_reason ?? 'scope', r.error);
+          if (r.state === 'queued' || r.state === 'leased' || r.state === 'skipped') continue;
+          c.recordOutcome(row, {
+            state: r.state,
+            httpStatus: r.http_status,
+            contentType: r.content_type,
+            bytes: r.bytes === null ? null : Number(r.bytes),
+            localPath: r.local_path,
+            redirectToId: null,
+            error: r.error,
+            title: r.title,
+          });
+          later.push({ id: row.id, redirectTo: r.redirect_to_id, fetchedAt: r.fetched_at?.toISOString() ?? null });
+        }
+      });
+    }
+    const unfinished = await db.query<{ p: boolean }>(`SELECT EXISTS (SELECT 1 FROM urls WHERE state IN ('queued', 'leased')) AS p`);
+    const fix = c.sqlite.prepare('UPDATE urls SET redirect_to_id = ?, fetched_at = ? WHERE id = ?');
+    c.transaction(() => {
+      for (const l of later) fix.run(l.redirectTo === null ? null : (ids.get(l.redirectTo) ?? null), l.fetchedAt, l.id);
+      c.setMeta('state', unfinished.rows[0]!.p ? 'paused' : 'finished');
+    });
+    return archive;
+  } catch (e) {
+    archive.close();
+    throw e;
+  }
+}

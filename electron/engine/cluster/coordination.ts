@@ -1,0 +1,211 @@
+import { hostname } from 'node:os';
+import pg from 'pg';
+import type { RobotsRow } from '../store/catalogue.js';
+import { ClusterWorkerError } from './errors.js';
+
+/**
+ * The workers' coordination through PostgreSQL: registration and heartbeats, taking back the leases
+ * of workers that stopped heartbeating, and leasing a batch of one site's queued URLs with
+ * `FOR UPDATE SKIP LOCKED`. A site is served by one worker at a time: its row names the holder,
+ * set when a lease is taken and cleared when the batch commits or its worker is declared dead.
+ */
+
+/** Opens a pool on the harvest's database; a URL that can't be reached fails here with the cause. */
+export async function openClusterDb(url: string, max = 4): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client's error (the server restarted) must not end the process; the next query reports it.
+  pool.on('error', () => {});
+  try {
+    (await pool.connect()).release();
+  } catch (e) {
+    await pool.end().catch(() => {});
+    throw new ClusterWorkerError(`cannot connect to the harvest database: ${(e as Error).message}`);
+  }
+  return pool;
+}
+
+/** Runs `fn` in one transaction, again when PostgreSQL chose it as a deadlock's victim. */
+export async function inTransaction<T>(db: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await db.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      const code = (e as { code?: string }).code;
+      if ((code === '40P01' || code === '40001') && attempt < 5) continue;
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+const interval = (ms: number) => `make_interval(secs => ${Math.max(0, ms) / 1000})`;
+
+/** Joins the harvest as `id`; refused while a live worker has that name. */
+export async function registerWorker(db: pg.Pool, id: string, connections: number, timeoutMs: number): Promise<void> {
+  await reclaimDead(db, timeoutMs);
+  await inTransaction(db, async (c) => {
+    const known = await c.query<{ state: string }>('SELECT state FROM workers WHERE id = $1 FOR UPDATE', [id]);
+    if (known.rows[0]?.state === 'live') throw new ClusterWorkerError(`a live worker is already called '${id}': give this one another --id`);
+    // A worker of this name that stopped cleanly holds nothing; its figures carry on.
+    await c.query(
+      `INSERT INTO workers (id, host, pid, connections) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO UPDATE SET state = 'live', host = EXCLUDED.host, pid = EXCLUDED.pid, connections = EXCLUDED.connections,
+         started_at = now(), heartbeat_at = now()`,
+      [id, hostname(), process.pid, connections],
+    );
+  });
+}
+
+/** Tells the others this worker lives; false when it was declared dead meanwhile (it must stop). */
+export async function heartbeat(db: pg.Pool, id: string, batchSize: number, meanFetchMs: number | null): Promise<boolean> {
+  const r = await db.query<{ state: string }>(
+    `UPDATE workers SET heartbeat_at = now(), batch_size = $2, mean_fetch_ms = $3 WHERE id = $1 RETURNING state`,
+    [id, batchSize, meanFetchMs],
+  );
+  return r.rows[0]?.state === 'live';
+}
+
+/** A worker leaving cleanly: it holds no lease by then. */
+export async function stopWorker(db: pg.Pool, id: string): Promise<void> {
+  await db.query(`UPDATE workers SET state = 'stopped' WHERE id = $1 AND state = 'live'`, [id]);
+}
+
+export interface Reclaimed {
+  workers: string[];
+  urls: number;
+}
+
+/**
+ * Declares dead the workers silent for longer than the timeout, and puts their leased URLs back in
+ * the queue and their sites up for the live workers. Any worker may run it; the row locks make one
+ * of them do each worker's.
+ */
+export async function reclaimDead(db: pg.Pool, timeoutMs: number): Promise<Reclaimed> {
+  return inTransaction(db, async (c) => {
+    const dead = (
+      await c.query<{ id: string }>(
+        `UPDATE workers SET state = 'dead' WHERE state = 'live' AND heartbeat_at < now() - ${interval(timeoutMs)} RETURNING id`,
+      )
+    ).rows.map((r) => r.id);
+    if (dead.length === 0) return { workers: [], urls: 0 };
+    const back = await c.query<{ lease_id: string; n: string }>(
+      `WITH back AS (UPDATE urls SET state = 'queued', lease_id = NULL
+         WHERE state = 'leased' AND lease_id IN (SELECT id FROM leases WHERE worker = ANY($1) AND done_at IS NULL) RETURNING 1)
+       SELECT count(*) AS n FROM back`,
+      [dead],
+    );
+    // A lease commits all its URLs at once, so an open lease's URLs all came back.
+    await c.query(`UPDATE leases SET done_at = now(), outcome = 'reclaimed', returned = taken WHERE worker = ANY($1) AND done_at IS NULL`, [dead]);
+    await c.query('UPDATE sites SET holder = NULL WHERE holder = ANY($1)', [dead]);
+    return { workers: dead, urls: Number(back.rows[0]?.n ?? 0) };
+  });
+}
+
+export async function liveWorkers(db: pg.Pool, timeoutMs: number): Promise<string[]> {
+  const r = await db.query<{ id: string }>(`SELECT id FROM workers WHERE state = 'live' AND heartbeat_at >= now() - ${interval(timeoutMs)} ORDER BY id`);
+  return r.rows.map((row) => row.id);
+}
+
+/** Sites with URLs due now, and whether anything at all is still to do (queued or leased). */
+export async function workToDo(db: pg.Pool): Promise<{ sites: string[]; pending: boolean }> {
+  const due = await db.query<{ site: string }>(
+    `SELECT DISTINCT site FROM urls WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= now())`,
+  );
+  const pending = await db.query<{ p: boolean }>(`SELECT EXISTS (SELECT 1 FROM urls WHERE state IN ('queued', 'leased')) AS p`);
+  return { sites: due.rows.map((r) => r.site), pending: pending.rows[0]!.p };
+}
+
+export interface LeasedUrl {
+  id: number;
+  url: string;
+  depth: number;
+  requisite: boolean;
+  typeHint: string | null;
+  redirectHops: number;
+  attempts: number;
+}
+
+export interface Lease {
+  id: number;
+  site: string;
+  urls: LeasedUrl[];
+  /** robots.txt as stored for the site; null when no worker has fetched it yet. */
+  robots: RobotsRow | null;
+}
+
+interface UrlDbRow {
+  id: string;
+  url: string;
+  depth: number;
+  requisite: boolean;
+  type_hint: string | null;
+  redirect_hops: number;
+  attempts: number;
+}
+
+/**
+ * Leases up to `size` of a site's queued URLs (breadth-first) to the worker, unless another worker
+ * still holds the site. The size and the mean fetch time it was computed from are kept on the lease.
+ */
+export async function leaseBatch(db: pg.Pool, worker: string, site: string, size: number, meanFetchMs: number | null): Promise<Lease | null> {
+  return inTransaction(db, async (c) => {
+    // Locked so that a reclaim running now waits for this lease and then takes it back too.
+    const me = await c.query<{ state: string }>('SELECT state FROM workers WHERE id = $1 FOR SHARE', [worker]);
+    if (me.rows[0]?.state !== 'live') throw new ClusterWorkerError(`worker '${worker}' was declared dead (no heartbeat within the timeout); it stops`);
+    const s = await c.query<{ holder: string | null; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
+      'SELECT holder, robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE',
+      [site],
+    );
+    const siteRow = s.rows[0];
+    if (siteRow === undefined || (siteRow.holder !== null && siteRow.holder !== worker)) return null;
+    const lease = await c.query<{ id: string }>('INSERT INTO leases (worker, site, batch_size, mean_fetch_ms) VALUES ($1, $2, $3, $4) RETURNING id', [
+      worker,
+      site,
+      size,
+      meanFetchMs,
+    ]);
+    const leaseId = Number(lease.rows[0]!.id);
+    const picked = await c.query<UrlDbRow>(
+      `WITH picked AS (
+         SELECT id FROM urls WHERE site = $1 AND state = 'queued' AND (retry_at IS NULL OR retry_at <= now())
+         ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE urls u SET state = 'leased', lease_id = $3 FROM picked WHERE u.id = picked.id
+       RETURNING u.id, u.url, u.depth, u.requisite, u.type_hint, u.redirect_hops, u.attempts`,
+      [site, size, leaseId],
+    );
+    if (picked.rows.length === 0) {
+      await c.query('DELETE FROM leases WHERE id = $1', [leaseId]);
+      return null;
+    }
+    await c.query('UPDATE leases SET taken = $2 WHERE id = $1', [leaseId, picked.rows.length]);
+    await c.query('UPDATE sites SET holder = $2 WHERE site = $1', [site, worker]);
+    const urls = picked.rows
+      .map((r) => ({
+        id: Number(r.id),
+        url: r.url,
+        depth: r.depth,
+        requisite: r.requisite,
+        typeHint: r.type_hint,
+        redirectHops: r.redirect_hops,
+        attempts: r.attempts,
+      }))
+      .sort((a, b) => a.depth - b.depth || a.id - b.id);
+    const robots = siteRow.robots_at === null ? null : { http_status: siteRow.robots_status, body: siteRow.robots_body, error: siteRow.robots_error };
+    return { id: leaseId, site, urls, robots };
+  });
+}
+
+export async function saveRobots(db: pg.Pool, site: string, r: RobotsRow): Promise<void> {
+  await db.query('UPDATE sites SET robots_status = $2, robots_body = $3, robots_error = $4, robots_at = now() WHERE site = $1', [
+    site,
+    r.http_status,
+    r.body,
+    r.error,
+  ]);
+}

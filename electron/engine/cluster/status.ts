@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import { readHarvest } from './schema.js';
+
+/** The window over which a worker's rate is measured. */
+export const RATE_WINDOW_S = 30;
+
+export interface WorkerStatus {
+  id: string;
+  host: string;
+  state: 'live' | 'stopped' | 'dead';
+  /** Seconds since its last heartbeat. */
+  silentS: number;
+  /** URLs it committed per second over the last RATE_WINDOW_S seconds. */
+  rate: number;
+  /** The size of its last batch, and the mean fetch time it was computed from. */
+  batchSize: number;
+  meanFetchMs: number | null;
+  /** Sites it holds a lease on now. */
+  sites: string[];
+  fetched: number;
+  failures: number;
+  bytes: number;
+  /** Its leases so far, and URLs taken back from it by a failover. */
+  leases: number;
+  returned: number;
+}
+
+export interface ClusterStatus {
+  name: string;
+  counts: Record<string, number>;
+  /** URLs still to do (queued or leased): 0 when the harvest has finished. */
+  pending: number;
+  workers: WorkerStatus[];
+}
+
+export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
+  const harvest = await readHarvest(db);
+  const counts: Record<string, number> = {};
+  for (const r of (await db.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM urls GROUP BY state')).rows) counts[r.state] = Number(r.n);
+  const workers = await db.query<{
+    id: string;
+    host: string;
+    state: WorkerStatus['state'];
+    silent_s: number;
+    batch_size: number;
+    mean_fetch_ms: number | null;
+    fetched: string;
+    failures: string;
+    bytes: string;
+    recent: string;
+    sites: string[] | null;
+    leases: string;
+    returned: string;
+  }>(
+    `SELECT w.id, w.host, w.state, extract(epoch FROM now() - w.heartbeat_at)::float8 AS silent_s, w.batch_size, w.mean_fetch_ms,
+       w.fetched, w.failures, w.bytes,
+       (SELECT count(*) FROM urls u WHERE u.fetched_by = w.id AND u.fetched_at > now() - make_interval(secs => $1)) AS recent,
+       (SELECT array_agg(s.site ORDER BY s.site) FROM sites s WHERE s.holder = w.id) AS sites,
+       (SELECT count(*) FROM leases l WHERE l.worker = w.id) AS leases,
+       (SELECT coalesce(sum(l.returned), 0) FROM leases l WHERE l.worker = w.id) AS returned
+     FROM workers w ORDER BY w.id`,
+    [RATE_WINDOW_S],
+  );
+  return {
+    name: harvest.name,
+    counts,
+    pending: (counts.queued ?? 0) + (counts.leased ?? 0),
+    workers: workers.rows.map((w) => ({
+      id: w.id,
+      host: w.host,
+      state: w.state,
+      silentS: Math.round(w.silent_s * 10) / 10,
+      rate: Math.round((Number(w.recent) / RATE_WINDOW_S) * 10) / 10,
+      batchSize: w.batch_size,
+      meanFetchMs: w.mean_fetch_ms === null ? null : Math.round(w.mean_fetch_ms),
+      sites: w.sites ?? [],
+      fetched: Number(w.fetched),
+      failures: Number(w.failures),
+      bytes: Number(w.bytes),
+      leases: Number(w.leases),
+      returned: Number(w.returned),
+    })),
+  };
+}
+
+/** Each lease's batch size and the mean fetch time behind it, oldest first: the allocation history. */
+export async function leaseHistory(db: pg.Pool, worker: string): Promise<{ batchSize: number; taken: number; meanFetchMs: number | null }[]> {
+  const r = await db.query<{ batch_size: number; taken: number; mean_fetch_ms: number | null }>(
+    'SELECT batch_size, taken, mean_fetch_ms FROM leases WHERE worker = $1 ORDER BY id',
+    [worker],
+  );
+  return r.rows.map((l) => ({ batchSize: l.batch_size, taken: l.taken, meanFetchMs: l.mean_fetch_ms }));
+}

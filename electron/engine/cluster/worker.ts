@@ -1,0 +1,208 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
+import { StoredDublinCoreSchema } from '../../../shared/metadata.js';
+import { DocumentPool } from '../crawl/documentPool.js';
+import { RequestHeaders } from '../crawl/requestHeaders.js';
+import { fetchRobotsTxt } from '../crawl/robotsFetch.js';
+import { Fetcher } from '../fetch/fetcher.js';
+import { sleep } from '../fetch/retry-policy.js';
+import { HostGateRegistry } from '../politeness/hostGate.js';
+import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
+import { workerForSite } from '../politeness/shards.js';
+import { operatorInfo } from '../warc/warcinfo.js';
+import { WarcWriter } from '../warc/writer.js';
+import { ClusterAdmission } from './admission.js';
+import { commitBatch } from './batchCommit.js';
+import { runBatch, type BatchTools } from './batchRun.js';
+import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
+import { heartbeat, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
+import { ClusterWorkerError } from './errors.js';
+import { readHarvest } from './schema.js';
+
+export interface WorkerOptions {
+  id: string;
+  /** The shared store: warc/ (this worker's files, named after it) and mirror/ (everyone's). */
+  store: string;
+  /** How long a lease should take at this worker's pace (the batch rule's target). */
+  targetLeaseMs: number;
+  /** Sites served at once. */
+  sites: number;
+  /** Source address of this worker's requests (a multi-homed machine; the tests tell workers apart by it). */
+  localAddress?: string;
+  /** First retry's back-off (tests shrink it). */
+  retryBackoffMs?: number;
+  log?: (line: string) => void;
+}
+
+/** How often the loop looks for work when it has none, or all its sites are busy. */
+const POLL_MS = 100;
+
+export type WorkerEnd = 'finished' | 'stopped';
+
+/**
+ * A cluster worker: an asynchronous loop over the shared frontier in PostgreSQL. The local crawl
+ * loop (crawl/crawl.ts) is synchronous over its SQLite catalogue, committing each URL between two
+ * awaits; a network database can't answer inside that, so the worker has a loop of its own over the
+ * same floors (fetcher, politeness gates, robots.txt, document workers, WARC writer, URL mapping)
+ * and reports a whole batch per transaction instead of a URL per commit.
+ */
+export class ClusterWorker {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly robots = new Map<string, RobotsPolicy>();
+  private fatal: Error | null = null;
+  private lastBatch = 0;
+
+  private constructor(
+    private readonly db: pg.Pool,
+    private readonly o: WorkerOptions,
+    private readonly job: Job,
+    private readonly leaseTimeoutMs: number,
+    private readonly tools: BatchTools,
+    private readonly sizing: BatchSizing,
+    /** Aborted to stop: the batch tools' signal, so requests in flight end with it. */
+    private readonly abort: AbortController,
+  ) {}
+
+  static async start(db: pg.Pool, o: WorkerOptions): Promise<ClusterWorker> {
+    const harvest = await readHarvest(db);
+    const job = harvest.job;
+    await registerWorker(db, o.id, job.politeness.perHostConnections, harvest.leaseTimeoutMs);
+    const mirrorRoot = path.join(o.store, 'mirror');
+    const tmpDir = path.join(o.store, 'tmp', o.id);
+    mkdirSync(mirrorRoot, { recursive: true });
+    mkdirSync(tmpDir, { recursive: true });
+    const documents = new DocumentPool({ mirrorRoot, tmpDir });
+    await documents.ready();
+    const headers = new RequestHeaders(job);
+    const fetcher = new Fetcher({
+      ...job.fetch,
+      maxRetries: 0,
+      extraHeaders: headers.common,
+      userAgent: userAgentFor(job),
+      connectionsPerOrigin: job.politeness.perHostConnections,
+      ...(o.localAddress !== undefined && { localAddress: o.localAddress }),
+    });
+    // Each worker writes files of its own, named after it; a file it left torn is cut back here.
+    const warc = job.warc.enabled
+      ? await WarcWriter.open({
+          dir: path.join(o.store, 'warc'),
+          prefix: o.id,
+          software: `Harvest/${HARVEST_VERSION}`,
+          maxFileBytes: job.warc.maxFileBytes,
+          info: {
+            isPartOf: job.name,
+            robots: job.politeness.respectRobots ? 'obey' : 'ignore',
+            'http-header-user-agent': userAgentFor(job),
+            ...operatorInfo(job, StoredDublinCoreSchema.parse({})),
+          },
+        })
+      : null;
+    const abort = new AbortController();
+    const tools: BatchTools = {
+      job,
+      fetcher,
+      headers,
+      gates: new HostGateRegistry(),
+      warc,
+      documents,
+      admission: new ClusterAdmission(job, harvest.seedRedirects),
+      times: new FetchTimes(),
+      retryBackoffMs: o.retryBackoffMs ?? 2_000,
+      signal: abort.signal,
+    };
+    const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, min: MIN_BATCH, max: MAX_BATCH };
+    return new ClusterWorker(db, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
+  }
+
+  /** Stops leasing; batches in flight are abandoned and their URLs go back to the queue at once. */
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private nextBatchSize(): number {
+    return batchSize(this.tools.times.mean(), this.sizing);
+  }
+
+  /** Runs until the harvest has nothing left, or stop(); resolves with which. */
+  async run(): Promise<WorkerEnd> {
+    const log = this.o.log ?? (() => {});
+    const beat = setInterval(() => {
+      heartbeat(this.db, this.o.id, this.lastBatch, this.tools.times.mean())
+        .then((alive) => {
+          if (!alive) this.failWith(new ClusterWorkerError(`worker '${this.o.id}' was declared dead (no heartbeat within the timeout); it stops`));
+        })
+        .catch((e: unknown) => this.failWith(e));
+    }, Math.max(200, Math.floor(this.leaseTimeoutMs / 5)));
+    let end: WorkerEnd = 'stopped';
+    try {
+      while (!this.abort.signal.aborted) {
+        const reclaimed = await reclaimDead(this.db, this.leaseTimeoutMs);
+        if (reclaimed.workers.length > 0) log(`took back ${reclaimed.urls} URLs from ${reclaimed.workers.join(', ')} (no heartbeat)`);
+        const harvest = await readHarvest(this.db);
+        this.tools.admission.updateSeedRedirects(harvest.seedRedirects);
+        const live = await liveWorkers(this.db, this.leaseTimeoutMs);
+        const work = await workToDo(this.db);
+        if (!work.pending && this.running.size === 0) {
+          end = 'finished';
+          break;
+        }
+        const mine = live.includes(this.o.id) ? work.sites.filter((s) => workerForSite(s, live) === this.o.id && !this.running.has(s)) : [];
+        for (const site of mine) {
+          if (this.running.size >= this.o.sites) break;
+          const size = this.nextBatchSize();
+          const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean());
+          if (lease === null) continue;
+          this.lastBatch = size;
+          this.running.set(site, this.serve(lease).finally(() => this.running.delete(site)));
+        }
+        if (this.fatal !== null) break;
+        await sleep(POLL_MS, this.abort.signal).catch(() => {});
+      }
+    } finally {
+      clearInterval(beat);
+      this.abort.abort();
+      await Promise.allSettled(this.running.values());
+      await this.tools.fetcher.close().catch(() => {});
+      await this.tools.documents.close();
+      await this.tools.warc?.close().catch((e: unknown) => this.failWith(e));
+      if (this.fatal === null) await stopWorker(this.db, this.o.id).catch(() => {});
+    }
+    if (this.fatal !== null) throw this.fatal;
+    return end;
+  }
+
+  private failWith(e: unknown): void {
+    this.fatal ??= e instanceof Error ? e : new Error(String(e));
+    this.abort.abort();
+  }
+
+  /** One lease: robots.txt first if no worker has it yet, then the batch, then its commit. */
+  private async serve(lease: Lease): Promise<void> {
+    try {
+      const robots = await this.robotsFor(lease);
+      const result = await runBatch(this.tools, lease, robots);
+      // Abandoned URLs are given back even when stopping, so they need not wait for the timeout.
+      const kept = await commitBatch(this.db, this.o.id, lease, result, this.job.traps.maxQueryVariantsPerPath);
+      if (!kept) this.failWith(new ClusterWorkerError(`lease ${lease.id} was taken back: this worker was declared dead; it stops`));
+    } catch (e) {
+      this.failWith(e);
+    }
+  }
+
+  private async robotsFor(lease: Lease): Promise<RobotsPolicy> {
+    if (!this.job.politeness.respectRobots) return ALLOW_ALL;
+    const known = this.robots.get(lease.site);
+    if (known !== undefined) return known;
+    let row = lease.robots;
+    if (row === null) {
+      row = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, lease.site, this.abort.signal);
+      if (row === null) return { isAllowed: () => false, crawlDelayMs: 0, unavailable: 'worker stopping' };
+      await saveRobots(this.db, lease.site, row);
+    }
+    const policy = robotsPolicyFrom(row, robotsUrlFor(lease.site), ROBOTS_USER_AGENT_TOKEN);
+    this.robots.set(lease.site, policy);
+    return policy;
+  }
+}

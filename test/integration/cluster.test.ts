@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import type { UrlRecord } from '../../shared/crawl.js';
+import { CLI } from '../helpers/benchSite.js';
+import { runHarvest } from '../helpers/harvestCli.js';
+import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
+import { startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
+
+/** Six sites of 60 pages on their own loopback addresses, each answer 50 ms late. */
+const SITES = 6;
+const PAGES = 60;
+
+interface Worker {
+  child: ChildProcess;
+  exit: Promise<number | null>;
+  log: () => string;
+}
+
+function startWorker(db: string, store: string, id: string, address: string, extra: string[] = []): Worker {
+  const child = spawn(process.execPath, [CLI, 'worker', '--db', db, '--store', store, '--id', id, '--local-address', address, '--retry-backoff-ms', '200', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (log += d));
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, exit, log: () => log };
+}
+
+async function query<T extends pg.QueryResultRow>(db: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: db });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const sorted = (m: Map<string, string>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
+  let postgres: ThrowawayPostgres;
+  let site: MultiSite;
+  let work: string;
+  let dbSerial = 0;
+  /** What one machine's `harvest crawl` made of the same sites: state per URL. */
+  let single: Map<string, string>;
+
+  const seeds = () => site.origins.map((o) => `${o}/`);
+
+  /** A fresh database holding a new harvest of the sites. */
+  async function newHarvest(extra: string[] = []): Promise<{ db: string; store: string }> {
+    const name = `h${++dbSerial}`;
+    await query(postgres.url, `CREATE DATABASE ${name}`);
+    const db = postgres.url.replace(/\/harvest$/, `/${name}`);
+    const init = await runHarvest(['cluster', 'init', '--db', db, '--name', name, '--delay-ms', '0', '--lease-timeout', '2', ...extra, ...seeds()]);
+    assert.equal(init.status, 0, init.stderr);
+    return { db, store: path.join(work, `store-${name}`) };
+  }
+
+  async function clusterStates(db: string): Promise<Map<string, string>> {
+    return new Map((await query<{ url: string; state: string }>(db, 'SELECT url, state FROM urls')).map((r) => [r.url, r.state]));
+  }
+
+  before(async () => {
+    postgres = await startPostgres();
+    site = await startMultiSite({ sites: SITES, pages: PAGES, latencyMs: 50 });
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-cluster-'));
+    const out = path.join(work, 'single');
+    const crawl = await runHarvest(['crawl', ...seeds(), '--out', out, '--delay-ms', '0', '--quiet'], { timeoutMs: 240_000 });
+    assert.equal(crawl.status, 0, crawl.stderr);
+    const list = await runHarvest(['list', out, '--json']);
+    single = new Map(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as UrlRecord)
+        .map((r) => [r.url, r.state]),
+    );
+  });
+
+  after(async () => {
+    await site?.stop();
+    await postgres?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('three workers harvest what one machine does, never serving a site together, into one WACZ that verifies', async () => {
+    const { db, store } = await newHarvest();
+    const since = Date.now();
+    const workers = ['w1', 'w2', 'w3'].map((id, i) => startWorker(db, store, id, `127.0.0.${21 + i}`));
+    for (const w of workers) assert.equal(await w.exit, 0, w.log());
+
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single));
+    assert.ok(single.size > SITES * PAGES, `the sites have ${single.size} URLs`);
+    assert.deepEqual(site.sharedSites(since), [], 'no site answered two workers at once');
+    // The work was spread, each worker from its own address (one that starts late may find every site taken).
+    const from = new Set(site.served.filter((s) => s.startMs >= since).map((s) => s.from));
+    assert.ok(from.size >= 2, `served to ${[...from].join(', ')}`);
+    for (const a of from) assert.ok(['127.0.0.21', '127.0.0.22', '127.0.0.23'].includes(a), a);
+    // Nothing was fetched twice.
+    const twice = [...site.requestsPerUrl(since)].filter(([, n]) => n > 1);
+    assert.deepEqual(twice, []);
+
+    const wacz = path.join(work, 'three.wacz');
+    const exported = await runHarvest(['cluster', 'export', '--db', db, '--store', store, '--format', 'wacz', '--out', wacz]);
+    assert.equal(exported.status, 0, exported.stderr);
+    const verify = await runHarvest(['verify', wacz, '--deep']);
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+
+    const status = await runHarvest(['cluster', 'status', '--db', db, '--json']);
+    const s = JSON.parse(status.stdout) as { pending: number; workers: { id: string; state: string; fetched: number }[] };
+    assert.equal(s.pending, 0);
+    assert.deepEqual(
+      s.workers.map((w) => [w.id, w.state]),
+      [
+        ['w1', 'stopped'],
+        ['w2', 'stopped'],
+        ['w3', 'stopped'],
+      ],
+    );
+    assert.equal(
+      s.workers.reduce((n, w) => n + w.fetched, 0),
+      [...single.values()].filter((st) => st !== 'skipped').length,
+    );
+  });
+
+  it('a worker killed with SIGKILL: its sites move, nothing is lost, only its in-flight URLs are fetched again', async () => {
+    const { db, store } = await newHarvest();
+    const since = Date.now();
+    const workers = ['k1', 'k2', 'k3'].map((id, i) => startWorker(db, store, id, `127.0.0.${24 + i}`, ['--lease-seconds', '0.5']));
+    // Killed once it has committed a batch and holds another.
+    let open: { taken: number }[] = [];
+    for (;;) {
+      const done = await query<{ n: string }>(db, `SELECT count(*) AS n FROM leases WHERE worker = 'k2' AND done_at IS NOT NULL`);
+      open = await query<{ taken: number }>(db, `SELECT taken FROM leases WHERE worker = 'k2' AND done_at IS NULL`);
+      if (Number(done[0]!.n) > 0 && open.length > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    workers[1]!.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    const held = (await query<{ site: string; taken: string }>(db, `SELECT l.site, l.taken FROM leases l WHERE l.worker = 'k2' AND l.done_at IS NULL`)).map((r) => r.site);
+    const inFlight = (await query<{ n: string }>(db, `SELECT coalesce(sum(taken), 0) AS n FROM leases WHERE worker = 'k2' AND done_at IS NULL`))[0]!.n;
+    assert.equal(await workers[1]!.exit, null);
+    for (const w of [workers[0]!, workers[2]!]) assert.equal(await w.exit, 0, w.log());
+
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
+    const reclaimed = await query<{ returned: number }>(db, `SELECT returned FROM leases WHERE worker = 'k2' AND outcome = 'reclaimed'`);
+    assert.equal(
+      reclaimed.reduce((n, r) => n + r.returned, 0),
+      Number(inFlight),
+    );
+    const twice = [...site.requestsPerUrl(since)].filter(([, n]) => n > 1);
+    assert.ok(twice.length <= Number(inFlight), `${twice.length} URLs fetched again, ${inFlight} in flight at the kill`);
+    assert.deepEqual(site.sharedSites(since), []);
+    // Each site it held was served by a live worker after the kill.
+    const moved = held.map((s) => {
+      const first = site.served.find((r) => r.site === s && r.startMs > killedAt && r.from !== '127.0.0.25');
+      assert.ok(first, `${s} was served again`);
+      return first.startMs - killedAt;
+    });
+    process.stderr.write(`# killed k2 with ${inFlight} URLs in flight; ${twice.length} fetched again; its sites moved after ${moved.join(', ')} ms\n`);
+
+    // The file it left open is cut back at its last whole record when the bundle is made.
+    const wacz = path.join(work, 'killed.wacz');
+    const exported = await runHarvest(['cluster', 'export', '--db', db, '--store', store, '--format', 'wacz', '--out', wacz]);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stderr, /finished 1 WARC file left open/);
+    const verify = await runHarvest(['verify', wacz, '--deep']);
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+  });
+
+  it('a slow worker ends with smaller batches than the fast ones', async () => {
+    const { db, store } = await newHarvest();
+    site.slowFor.set('127.0.0.33', 200);
+    try {
+      const workers = ['s1', 's2', 's3'].map((id, i) => startWorker(db, store, id, `127.0.0.${31 + i}`, ['--lease-seconds', '1']));
+      for (const w of workers) assert.equal(await w.exit, 0, w.log());
+    } finally {
+      site.slowFor.clear();
+    }
+    // Each worker's batch sizes after its first (which has no fetch times to go by).
+    const sizes = new Map<string, number[]>();
+    for (const l of await query<{ worker: string; batch_size: number }>(db, 'SELECT worker, batch_size FROM leases WHERE mean_fetch_ms IS NOT NULL ORDER BY id')) {
+      sizes.set(l.worker, [...(sizes.get(l.worker) ?? []), l.batch_size]);
+    }
+    const slow = median(sizes.get('s3') ?? []);
+    const fast = ['s1', 's2'].map((w) => median(sizes.get(w) ?? []));
+    process.stderr.write(`# median batch sizes: slow ${slow}, fast ${fast.join(', ')}\n`);
+    for (const f of fast) assert.ok(slow * 2 < f, `slow worker's batches (${slow}) are well below a fast one's (${f})`);
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single));
+  });
+});
