@@ -15,7 +15,7 @@ export function highlightMessage(terms: HighlightTerm[]): { type: string; terms:
 
 /** The little of the DOM markTerms uses: shared/ also compiles for Node, without the DOM library. */
 interface DomDocument {
-  createTreeWalker(root: DomElement, whatToShow: number): { nextNode(): unknown };
+  createTreeWalker(root: unknown, whatToShow: number): { nextNode(): unknown };
   createDocumentFragment(): { appendChild(node: unknown): unknown };
   createTextNode(text: string): unknown;
   createElement(tag: string): DomElement;
@@ -83,7 +83,10 @@ export function markTerms(root: DomElement, terms: { text: string; prefix: boole
         const cjk = unspaced.test(t.text);
         if (!cjk && before !== undefined && wordChar.test(before)) continue;
         if (!cjk && !t.prefix && after !== undefined && wordChar.test(after)) continue;
-        hit = t.text.length;
+        // A prefix marks the whole word it starts.
+        let end = i + t.text.length;
+        while (t.prefix && !cjk && end < folded.length && wordChar.test(folded[end]!)) end++;
+        hit = end - i;
         break;
       }
       if (hit === 0) {
