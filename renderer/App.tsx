@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Confirm } from './features/Confirm/index.js';
 import { Jobs } from './features/Jobs/index.js';
 import { Library } from './features/Library/index.js';
+import { Report } from './features/Report/index.js';
+import { Search } from './features/Search/index.js';
 import { Settings } from './features/Settings/index.js';
 import { ShortcutsHelp } from './features/ShortcutsHelp/index.js';
 import { Toasts } from './features/Toasts/index.js';
@@ -15,6 +17,8 @@ const TABS: { screen: Screen; label: string; keys: string }[] = [
   { screen: 'jobs', label: 'Jobs', keys: 'g j' },
   { screen: 'library', label: 'Library', keys: 'g l' },
   { screen: 'viewer', label: 'Viewer', keys: 'g v' },
+  { screen: 'search', label: 'Search', keys: 'g s' },
+  { screen: 'report', label: 'Report', keys: 'g r' },
 ];
 
 const currentJobIds = (): string[] => selectJobIds(useJobs.getState());
@@ -63,6 +67,8 @@ export function App() {
         {screen === 'jobs' && <Jobs />}
         {screen === 'library' && <Library />}
         {screen === 'viewer' && <Viewer />}
+        {screen === 'search' && <Search />}
+        {screen === 'report' && <Report />}
       </div>
       {pendingLeave && (
         <Confirm

@@ -6,6 +6,8 @@ import { SKIP_REASONS, URL_STATES } from './crawl.js';
 import type { ExtractedTable } from './extracted.js';
 import { AppSettingsSchema, LiveControlSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
+import type { QaReport } from './report.js';
+import { SearchArgsSchema, type SearchReply } from './search.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
 
 /**
@@ -92,6 +94,8 @@ export interface ArchiveSummary {
   status: JobStatus;
   pages: number;
   bytesOnDisk: number;
+  /** The archive holds page thumbnails (rendered capture, or `harvest thumbnails`): the library offers its grid of pages. */
+  hasThumbnails?: boolean;
 }
 
 /** What deleting a job did to its archive folder: Harvest removes only what it made there. */
@@ -117,6 +121,8 @@ export interface PageRow {
   capturedAt?: string | null;
   /** Gone from the site in the latest capture (404/410, or no longer linked); its copy stays browsable. Page lists only. */
   removed?: boolean;
+  /** Page lists: whether the page has a thumbnail (shared/frameLocation.ts thumbnailPath says where the archive serves it). */
+  thumbnail?: boolean;
 }
 
 export interface Paged<T> {
@@ -246,6 +252,10 @@ export const COMMANDS = {
   'exports.list': { args: z.object({ id }).strict() },
   /** Re-checks a finished export's fixity (bag and WACZ manifests, or the sha256 taken when written). */
   'exports.verify': { args: z.object({ exportId: id }).strict() },
+  /** Full-text search of one or more archives' text indexes; a bad query is an 'invalid-query' error naming the cause. */
+  'archives.search': { args: SearchArgsSchema },
+  /** The archive's QA report (`harvest report --format json`); not while its crawl runs. */
+  'archives.report': { args: z.object({ id }).strict() },
   'settings.get': { args: z.object({}).strict() },
   /** Saves the app's settings; the job form's defaults follow (app.info). */
   'settings.set': { args: z.object({ settings: AppSettingsSchema }).strict() },
@@ -301,6 +311,8 @@ export interface CommandResults {
   'archives.changes': ChangeReport;
   'archives.urlCaptures': UrlCaptureInfo[];
   'archives.captureContent': CaptureContentReply;
+  'archives.search': SearchReply;
+  'archives.report': QaReport;
 }
 
 /** One capture of a page: its source (HTML and CSS) and visible text (HTML), both null for other types. */
@@ -329,7 +341,8 @@ export interface ExportStatus {
 
 export type CommandResult<C extends CommandName> = CommandResults[C];
 
-export type ErrorCode = 'invalid-args' | 'invalid-job' | 'not-found' | 'conflict' | 'unsupported' | 'internal';
+/** 'invalid-query': a search the query language refuses; the message says what to change. */
+export type ErrorCode = 'invalid-args' | 'invalid-job' | 'invalid-query' | 'not-found' | 'conflict' | 'unsupported' | 'internal';
 
 /** A failed command. 'invalid-job' carries the issues to show beside the form's fields. */
 export interface CommandError {

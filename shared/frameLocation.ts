@@ -7,6 +7,7 @@
  * frame's document (and only for frame navigations, so a page can't fetch another page's token); in
  * Electron the main process records each navigation of the viewer's frame.
  */
+import { HIGHLIGHT_SCRIPT } from './frameHighlight.js';
 import { LINK_SCRIPT } from './frameLinks.js';
 
 export const LOCATION_MESSAGE = 'harvest:location';
@@ -25,11 +26,13 @@ export function archiveBase(viewerBase: string, jobId: string): string {
  * the document, removes the page's WebRTC constructors (a browser can't be told to block WebRTC by a
  * header; see README, Security model), and tells the app window (`top`, so a page can't receive the
  * report of a frame it embeds) that it loaded, with the token of this document if it has one; then
- * it watches clicks on links that leave the archive.
+ * it watches clicks on links that leave the archive. The search highlighter (frameHighlight.ts)
+ * listens first, so that the app's answer to the report finds it.
  */
 export function viewerScript(token: string | null): string {
   const message = token === null ? `{type:'${LOCATION_MESSAGE}'}` : `{type:'${LOCATION_MESSAGE}',token:'${token}'}`;
   return (
+    HIGHLIGHT_SCRIPT +
     '(function(){var s=document.currentScript;if(s)s.remove();' +
     "['RTCPeerConnection','webkitRTCPeerConnection'].forEach(function(n){try{delete window[n]}catch(e){}});" +
     `top.postMessage(${message},'*')})();` +
@@ -67,4 +70,18 @@ export function withViewerScript(html: Uint8Array, token: string | null): Uint8A
   out.set(tag, at);
   out.set(html.subarray(at), at + tag.length);
   return out;
+}
+
+/**
+ * Thumbnails are served by each archive's own origin beside its mirror, under this first path
+ * segment, which no mirror path can start with (a mirror path starts with a host name or is the
+ * start page): `<archive base>.thumbnails/<mirror path>.png` is `<archive>/thumbnails/<mirror path>.png`.
+ */
+export const THUMBNAIL_ROUTE = '.thumbnails';
+
+/** The segments under THUMBNAIL_ROUTE that name a thumbnail file, or null for anything else (screenshots included). */
+export function thumbnailSegments(segments: string[]): string[] | null {
+  if (segments[0] !== THUMBNAIL_ROUTE || segments.length < 2) return null;
+  const last = segments[segments.length - 1]!;
+  return last.endsWith('.png') && !last.endsWith('.full.png') ? segments.slice(1) : null;
 }

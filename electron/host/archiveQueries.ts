@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { URL_STATES, SKIP_REASONS, type CrawlStats, type UrlRecord } from '../../shared/crawl.js';
 import type { PageRow, Paged } from '../../shared/contract.js';
 import { DublinCoreSchema, StoredDublinCoreSchema, type DublinCore, type MetadataSuggestion } from '../../shared/metadata.js';
@@ -13,6 +15,7 @@ import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { readStats } from '../engine/store/stats.js';
 import { FocusStore } from '../engine/store/focusStore.js';
 import { ExtractedTableSchema, type ExtractedRecord, type ExtractedTable } from '../../shared/extracted.js';
+import { thumbnailPathFor } from '../engine/store/thumbnails.js';
 
 /**
  * The questions the host asks of an archive. While a job runs they travel to its crawl worker (which
@@ -31,6 +34,8 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('pages'), offset: z.number().int().nonnegative(), limit: z.number().int().positive(), search: z.string().optional() }),
   z.object({ kind: z.literal('lookup'), localPath: z.string() }),
+  /** Where the mirror holds each of these URLs (search hits), null where it holds none. */
+  z.object({ kind: z.literal('localPaths'), urls: z.array(z.string()) }),
   z.object({ kind: z.literal('getMetadata') }),
   z.object({ kind: z.literal('captures') }),
   z.object({ kind: z.literal('extracted'), limit: z.number().int().positive() }),
@@ -56,6 +61,7 @@ export interface QueryAnswers {
   urls: Paged<UrlRecord>;
   pages: Paged<PageRow>;
   lookup: PageRow | null;
+  localPaths: (string | null)[];
   getMetadata: DublinCore;
   setMetadata: DublinCore;
   urlFacts: UrlFacts | null;
@@ -87,8 +93,13 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return readStats(c);
     case 'urls':
       return c.queryUrls(q);
-    case 'pages':
-      return c.queryPages(q);
+    case 'pages': {
+      const page = c.queryPages(q);
+      // A file check per listed page (at most a page of rows), not a walk of the whole folder.
+      return { total: page.total, rows: page.rows.map((r) => ({ ...r, thumbnail: existsSync(path.join(archive.dir, thumbnailPathFor(r.localPath))) })) };
+    }
+    case 'localPaths':
+      return q.urls.map((u) => c.recordOf(u)?.localPath ?? null);
     case 'lookup':
       return c.pageAt(q.localPath) ?? null;
     case 'getMetadata':
@@ -186,6 +197,7 @@ const pageRowSchema = z.object({
   localPath: z.string(),
   capturedAt: z.string().nullable().optional(),
   removed: z.boolean().optional(),
+  thumbnail: z.boolean().optional(),
 });
 
 const requestTimingSchema = z.object({ requestedAt: z.string(), headersMs: z.number(), durationMs: z.number() });
@@ -262,6 +274,7 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   urls: paged(urlRecordSchema),
   pages: paged(pageRowSchema),
   lookup: pageRowSchema.nullable(),
+  localPaths: z.array(z.string().nullable()),
   getMetadata: StoredDublinCoreSchema,
   setMetadata: StoredDublinCoreSchema,
   suggestMetadata: z.object({ title: z.string(), date: z.string() }),

@@ -11,6 +11,7 @@ import {
 } from '../../shared/contract.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
+import { archiveReport, searchArchives } from './archiveText.js';
 import type { ExportManager } from './exportManager.js';
 import { HostError } from './hostError.js';
 import type { JobService } from './jobService.js';
@@ -119,6 +120,8 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'jobs.progress': (a) => jobs.progress(a.id),
     'exports.list': (a) => exports.list(a.id),
     'exports.verify': (a) => exports.verify(a.exportId),
+    'archives.search': (a) => searchArchives(jobs, a),
+    'archives.report': (a) => archiveReport(jobs, a.id),
   };
 
   return async (name, rawArgs) => {

@@ -10,7 +10,7 @@ import { nextRun, type Schedule, type ScheduleInfo } from '../../shared/schedule
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { readCaptureContent } from '../engine/crawl/captureContent.js';
 import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js';
-import { removeArchiveContents } from '../engine/store/archiveFolder.js';
+import { removeArchiveContents, THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
@@ -105,6 +105,7 @@ export class JobService implements ScheduleTarget {
         status: r.status,
         pages: f?.pages ?? 0,
         bytesOnDisk: r.bytesOnDisk,
+        hasThumbnails: existsSync(path.join(r.archiveDir, THUMBNAILS_DIR)),
       };
     });
   }
@@ -528,7 +529,8 @@ function openArchive(dir: string, writable: boolean): Archive {
   }
 }
 
-function asHostError(e: unknown): HostError {
+/** An engine error as the reply a command gives (an archive in use is a conflict, a foreign folder bad input). */
+export function asHostError(e: unknown): HostError {
   if (e instanceof HostError) return e;
   if (e instanceof ArchiveInUseError) return new HostError('conflict', e.message);
   if (e instanceof ArchiveUsageError || e instanceof ArchiveFormatError) return new HostError('invalid-args', e.message);

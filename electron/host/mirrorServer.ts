@@ -2,7 +2,9 @@ import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { thumbnailSegments } from '../../shared/frameLocation.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
+import { THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
 import { FrameTokens } from './frameTokens.js';
 import { capturePath } from '../../shared/capturePath.js';
 import { withViewerScript } from '../../shared/frameLocation.js';
@@ -32,6 +34,17 @@ export function viewerCsp(jobBase: string, appOrigin: string): string {
     'sandbox allow-scripts allow-same-origin',
   ].join('; ');
 }
+
+/**
+ * A thumbnail is a picture Harvest made, shown by the app (another port of the same site) in its
+ * page lists: same-site, unlike the archived files, which only their own archive may load.
+ */
+const THUMBNAIL_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'",
+  'Cross-Origin-Resource-Policy': 'same-site',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-cache',
+};
 
 const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), display-capture=(), payment=(), usb=()';
 
@@ -71,6 +84,11 @@ export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: (
         const dir = archiveDirOf(jobId);
         const segments = safeSegments(rest.filter((s) => s !== ''));
         if (dir === null || segments === null) return sendText(res, 404, 'not found');
+        const thumbnail = thumbnailSegments(segments);
+        if (thumbnail !== null) {
+          if (!sendFileWithin(req, res, path.join(dir, THUMBNAILS_DIR), thumbnail, THUMBNAIL_HEADERS)) sendText(res, 404, 'no thumbnail');
+          return;
+        }
         const root = path.join(dir, MIRROR_DIR);
         const jobBase = `http://127.0.0.1:${port}/${token}/`;
         const headers = {

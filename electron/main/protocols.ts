@@ -2,8 +2,9 @@ import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { protocol } from 'electron';
-import { JOB_PLACEHOLDER } from '../../shared/frameLocation.js';
+import { JOB_PLACEHOLDER, thumbnailSegments } from '../../shared/frameLocation.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
+import { THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
 import { archivedHtml, isHtml, mimeTypeOf, resolveFileWithin, safeSegments } from '../host/httpGuards.js';
 import { withViewerScript } from '../../shared/frameLocation.js';
 import { capturePathOf, type CaptureReplay, type ReplayedFile } from '../host/captureReplay.js';
@@ -112,6 +113,12 @@ export function handleSchemes(rendererDir: string, archiveDirOf: (jobId: string)
     const dir = archiveDirOf(url.host);
     const segments = segmentsOf(url);
     if (dir === null || segments === null) return notFound();
+    // The archive's thumbnails (shared/frameLocation.ts THUMBNAIL_ROUTE), pictures Harvest made: no script, no page policy needed.
+    const thumbnail = thumbnailSegments(segments);
+    if (thumbnail !== null) {
+      const picture = resolveFileWithin(path.join(dir, THUMBNAILS_DIR), thumbnail);
+      return picture === null ? notFound() : fileResponse(picture, "default-src 'none'");
+    }
     const mirror = path.join(dir, MIRROR_DIR);
     const earlier = capturePathOf(segments);
     if (earlier !== null) return replayResponse(replay, url.host, mirror, earlier.capture, earlier.localPath);

@@ -11,6 +11,8 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'g j', action: 'Go to Jobs' },
   { keys: 'g l', action: 'Go to Library' },
   { keys: 'g v', action: 'Go to Viewer' },
+  { keys: 'g s', action: 'Go to Search (full text of the archives)' },
+  { keys: 'g r', action: "Go to Report (an archive's QA report)" },
   { keys: '?', action: 'Show or hide this help' },
   { keys: 'Esc', action: 'Close a dialog or this help' },
 ];
@@ -48,7 +50,7 @@ export function handleShortcut(e: KeyboardEvent, pendingG: { at: number }, jobId
   if (!nav.helpOpen && document.querySelector('[aria-modal="true"]')) return false;
   if (now - pendingG.at < GO_TIMEOUT_MS) {
     pendingG.at = 0;
-    const screen = ({ j: 'jobs', l: 'library', v: 'viewer' } as const)[e.key as 'j' | 'l' | 'v'];
+    const screen = ({ j: 'jobs', l: 'library', v: 'viewer', s: 'search', r: 'report' } as const)[e.key as 'j' | 'l' | 'v' | 's' | 'r'];
     if (screen) {
       nav.go(screen);
       return true;

@@ -172,6 +172,32 @@ describe('harvest serve web host', () => {
     assert.deepEqual(await api('archives.frameLocation', { id: job.id, token }), { ok: true, value: { localPath: null } }, 'once only');
   });
 
+  it("serves the archive's thumbnails on its own origin, to the app's site, and nothing else under their route", async () => {
+    const thumbs = path.join(job.archiveDir, 'thumbnails', '127.0.0.1_9');
+    mkdirSync(thumbs, { recursive: true });
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    writeFileSync(path.join(thumbs, 'index.html.png'), png);
+    writeFileSync(path.join(thumbs, 'index.html.full.png'), png);
+    writeFileSync(path.join(thumbs, 'notes.txt'), 'not a picture');
+    const base = (await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' })).headers.get('location')!;
+    const thumb = await fetch(`${base}.thumbnails/127.0.0.1_9/index.html.png`);
+    assert.equal(thumb.status, 200);
+    assert.equal(thumb.headers.get('content-type'), 'image/png');
+    assert.deepEqual(Buffer.from(await thumb.arrayBuffer()), png);
+    // The app is another port of the same site: it may show the picture, other sites may not.
+    assert.equal(thumb.headers.get('cross-origin-resource-policy'), 'same-site');
+    assert.equal(thumb.headers.get('content-security-policy'), "default-src 'none'");
+    assert.equal((await fetch(`${base}index.html`)).headers.get('cross-origin-resource-policy'), 'same-origin', 'archived files stay same-origin');
+    // Through the app's entry, as the page list asks for it.
+    assert.equal((await fetch(`${archiveBase(web.viewerBase, job.id)}.thumbnails/127.0.0.1_9/index.html.png`)).status, 200);
+    assert.equal((await fetch(`${base}.thumbnails/127.0.0.1_9/index.html.full.png`)).status, 404, 'screenshots are not served');
+    assert.equal((await fetch(`${base}.thumbnails/127.0.0.1_9/notes.txt`)).status, 404);
+    assert.equal((await fetch(`${base}.thumbnails/%2e%2e/mirror/logo.png`)).status, 404);
+    assert.equal((await fetch(`${base}.thumbnails/..%2Fcatalogue.sqlite.png`)).status, 404);
+    // The app's own policy lets it load images from the archive origins.
+    assert.match((await fetch(web.url)).headers.get('content-security-policy') ?? '', /img-src 'self' data: blob: http:\/\/127\.0\.0\.1:\*/);
+  });
+
   it('refuses paths out of the mirror, symlinks out of it, other tokens, unknown jobs and other host names', async () => {
     const base = (await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' })).headers.get('location')!;
     assert.equal((await fetch(`${base}%2e%2e/catalogue.sqlite`)).status, 404);

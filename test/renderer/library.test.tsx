@@ -106,7 +106,7 @@ describe('library', () => {
     assert.equal(within(rows[0]!).getByTestId('archive-pages').textContent, '10');
     assert.equal((within(rows[1]!).getByTestId('archive-open') as HTMLButtonElement).disabled, true);
     fireEvent.click(within(rows[0]!).getByTestId('archive-open'));
-    assert.deepEqual(useNav.getState().viewer, { jobId: 'a', localPath: 'index.html' });
+    assert.deepEqual({ ...useNav.getState().viewer, serial: 0 }, { jobId: 'a', localPath: 'index.html', serial: 0 });
     await act(async () => fireEvent.click(within(rows[0]!).getByTestId('archive-reveal')));
     assert.equal(screen.getByTestId('archive-path').textContent, 'Folder: /data/a');
     fireEvent.click(within(rows[1]!).getByTestId('archive-delete'));

@@ -21,9 +21,16 @@ describe('viewer script', () => {
     const top = { postMessage: (data: unknown, origin: string) => posted.push({ data, origin }) };
     let removed = false;
     const document = { currentScript: { remove: () => (removed = true) }, addEventListener: () => {} };
-    const window: Record<string, unknown> = { RTCPeerConnection: class {}, webkitRTCPeerConnection: class {} };
+    const listening: string[] = [];
+    const window: Record<string, unknown> = {
+      RTCPeerConnection: class {},
+      webkitRTCPeerConnection: class {},
+      // The search highlighter listens for the app's words before the page reports where it is.
+      addEventListener: (type: string) => listening.push(`${type}:${posted.length}`),
+    };
     new Function('top', 'document', 'window', viewerScript('tok_1'))(top, document, window);
     assert.deepEqual(posted, [{ data: { type: 'harvest:location', token: 'tok_1' }, origin: '*' }]);
+    assert.deepEqual(listening, ['message:0']);
     assert.equal(locationToken(posted[0]!.data), 'tok_1');
     assert.ok(removed);
     assert.equal('RTCPeerConnection' in window, false);

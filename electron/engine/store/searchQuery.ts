@@ -150,19 +150,28 @@ export function toFtsQuery(query: string): string {
   return new Parser(tokens).parse();
 }
 
-/** The words a query looks for (not those after NOT), for highlighting them in a page. */
-export function queryTerms(query: string): string[] {
+/** The words and phrases a query looks for (not those after NOT), each once, with whether it is a prefix (`word*`). */
+export function queryHighlights(query: string): { text: string; prefix: boolean }[] {
   let tokens: Token[];
   try {
     tokens = tokenize(query);
   } catch {
     tokens = tokenize(query.replaceAll('"', ' '));
   }
-  const out: string[] = [];
+  const out = new Map<string, { text: string; prefix: boolean }>();
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const prev = tokens[i - 1];
-    if (t.t === 'term' && WORD_CHAR.test(t.text) && !(prev?.t === 'op' && prev.op === 'NOT')) out.push(t.text);
+    if (t.t === 'term' && WORD_CHAR.test(t.text) && !(prev?.t === 'op' && prev.op === 'NOT')) {
+      // A word asked for both whole and as a prefix is highlighted as the prefix (the wider of the two).
+      const seen = out.get(t.text);
+      out.set(t.text, { text: t.text, prefix: t.prefix || (seen?.prefix ?? false) });
+    }
   }
-  return [...new Set(out)];
+  return [...out.values()];
+}
+
+/** The words a query looks for (not those after NOT), for highlighting them in a page. */
+export function queryTerms(query: string): string[] {
+  return queryHighlights(query).map((t) => t.text);
 }

@@ -11,6 +11,7 @@ import { MetadataEditor } from '../MetadataEditor/index.js';
 import { DeleteArchiveDialog } from './DeleteArchiveDialog.js';
 import { DeleteReportNotice } from './DeleteReportNotice.js';
 import { OpenArchive } from './OpenArchive.js';
+import { PageGrid } from './PageGrid.js';
 
 type Dialog = { kind: 'delete' | 'export' | 'metadata'; archive: ArchiveSummary } | null;
 
@@ -26,6 +27,7 @@ export function Library() {
   const archivedOf = (jobId: string): number => jobs[jobId]?.counts?.archived ?? 0;
   const [deleted, setDeleted] = useState<{ name: string; report: DeleteReport } | null>(null);
   const [capturesOf, setCapturesOf] = useState<string | null>(null);
+  const [grid, setGrid] = useState<ArchiveSummary | null>(null);
 
   const remove = async (archive: ArchiveSummary, deleteArchive: boolean): Promise<void> => {
     setDialog(null);
@@ -56,6 +58,7 @@ export function Library() {
         <OpenArchive onOpened={() => setDeleted(null)} />
       </div>
       {notice}
+      {grid && <PageGrid archive={grid} onClose={() => setGrid(null)} />}
       <table className="archive-table">
         <thead>
           <tr>
@@ -104,6 +107,17 @@ export function Library() {
                   <div className="archive-actions">
                     <button className="primary" onClick={() => useNav.getState().openViewer(a.jobId)} disabled={a.pages === 0} data-testid="archive-open">
                       Open
+                    </button>
+                    {a.hasThumbnails && (
+                      <button onClick={() => setGrid(a)} disabled={a.pages === 0} title="The archive's pages as thumbnails" data-testid="archive-grid">
+                        Pages
+                      </button>
+                    )}
+                    <button onClick={() => useNav.getState().openSearch(a.jobId)} disabled={a.pages === 0} title="Search the archive's text" data-testid="archive-search">
+                      Search
+                    </button>
+                    <button onClick={() => useNav.getState().openReport(a.jobId)} title="The archive's QA report" data-testid="archive-report">
+                      Report
                     </button>
                     <button
                       onClick={() => setCapturesOf(capturesOf === a.jobId ? null : a.jobId)}

@@ -1,15 +1,28 @@
 import { useEffect, useState } from 'react';
 import type { PageRow } from '../../../shared/contract.js';
 import { commandValue } from '../../stores/command.js';
+import { Thumbnail } from './Thumbnail.js';
 
 const PAGE_LIMIT = 200;
 const SEARCH_DEBOUNCE_MS = 250;
 
 /**
  * The archive's pages, searchable by URL and title; picking one opens it in the viewer. Pages gone
- * from the site in the latest capture stay, marked removed, like a library's withdrawn items.
+ * from the site in the latest capture stay, marked removed, like a library's withdrawn items. For an
+ * archive with thumbnails (`thumbnails`: the viewer base they are served from), each page shows its
+ * own, or a neutral placeholder.
  */
-export function PageList({ jobId, current, onOpen }: { jobId: string; current: string | null; onOpen(localPath: string): void }) {
+export function PageList({
+  jobId,
+  current,
+  onOpen,
+  thumbnails = null,
+}: {
+  jobId: string;
+  current: string | null;
+  onOpen(localPath: string): void;
+  thumbnails?: string | null;
+}) {
   const [search, setSearch] = useState('');
   const [rows, setRows] = useState<PageRow[]>([]);
   const [total, setTotal] = useState<number | null>(null);
@@ -46,17 +59,25 @@ export function PageList({ jobId, current, onOpen }: { jobId: string; current: s
         <ul>
           {rows.map((p) => (
             <li key={p.localPath}>
-              <button className={`page-item${p.localPath === current ? ' current' : ''}`} onClick={() => onOpen(p.localPath)} title={p.url} data-testid="page-item">
-                <span className="page-title">{p.title || p.url}</span>
-                <span className="page-url muted">
-                  {p.removed && (
-                    <>
-                      <span className="mark mark-removed" title="Gone from the site in the latest capture; the copy stays" data-testid="page-removed">
-                        removed
-                      </span>{' '}
-                    </>
-                  )}
-                  {p.url}
+              <button
+                className={`page-item${p.localPath === current ? ' current' : ''}${thumbnails ? ' with-thumb' : ''}`}
+                onClick={() => onOpen(p.localPath)}
+                title={p.url}
+                data-testid="page-item"
+              >
+                {thumbnails && <Thumbnail viewerBase={thumbnails} jobId={jobId} page={p} />}
+                <span className="page-text">
+                  <span className="page-title">{p.title || p.url}</span>
+                  <span className="page-url muted">
+                    {p.removed && (
+                      <>
+                        <span className="mark mark-removed" title="Gone from the site in the latest capture; the copy stays" data-testid="page-removed">
+                          removed
+                        </span>{' '}
+                      </>
+                    )}
+                    {p.url}
+                  </span>
                 </span>
               </button>
             </li>

@@ -7,6 +7,8 @@ import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
 import { missingUrlFromMessage } from '../../../shared/frameLinks.js';
 import { locationToken } from '../../../shared/frameLocation.js';
+import { highlightMessage } from '../../../shared/frameHighlight.js';
+import type { HighlightTerm } from '../../../shared/search.js';
 import { formatDate } from '../../lib/format.js';
 import { Confirm } from '../Confirm/index.js';
 import { viewerUrl } from './frameLocation.js';
@@ -36,19 +38,29 @@ export function Viewer() {
     );
   }
   if (!info) return null;
-  return <ArchiveViewer key={target.jobId} jobId={target.jobId} startPath={target.localPath} viewerBase={info.viewerBase} />;
+  return (
+    <ArchiveViewer
+      key={`${target.jobId}#${target.serial}`}
+      jobId={target.jobId}
+      startPath={target.localPath}
+      viewerBase={info.viewerBase}
+      highlight={target.highlight ?? null}
+    />
+  );
 }
 
 interface Props {
   jobId: string;
   startPath: string;
   viewerBase: string;
+  /** A search's words, marked in each page the frame shows until the archivist clears them. */
+  highlight: HighlightTerm[] | null;
 }
 
 /** The mirror's own start page, written by Harvest (not a harvested page). */
 const MIRROR_INDEX = 'index.html';
 
-function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
+function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Props) {
   const isWeb = useApp(selectIsWebHost);
   const archive = useArchives((s) => s.list.find((a) => a.jobId === jobId));
   const frameRef = useRef<HTMLIFrameElement>(null);
@@ -70,6 +82,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
   const localPath = earlier ? earlier.localPath : path;
   const [diff, setDiff] = useState<{ url: string; from: number; to: number } | null>(null);
   const [typed, setTyped] = useState<string | null>(null);
+  const [highlight, setHighlight] = useState(searched);
+  const highlightRef = useRef(highlight);
+  highlightRef.current = highlight;
   /** Location answers can come back out of order: only a newer one than the last applied counts. */
   const asked = useRef(0);
   const applied = useRef(0);
@@ -110,6 +125,9 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
       const token = locationToken(e.data);
       if (token === null) return;
       reported.current = true;
+      // The page's script listens for the words before it reports; they go to the origin that reported (the archive's own).
+      const terms = highlightRef.current;
+      if (terms) frameRef.current?.contentWindow?.postMessage(highlightMessage(terms), e.origin);
       const serial = ++asked.current;
       void commandValue('archives.frameLocation', token ? { id: jobId, token } : { id: jobId }).then((r) => {
         if (!r?.localPath || serial < applied.current) return;
@@ -206,6 +224,14 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
           protection.
         </p>
       )}
+      {highlight && (
+        <p className="highlight-banner small" data-testid="viewer-highlight">
+          Highlighting {highlight.map((t) => `${t.text}${t.prefix ? '*' : ''}`).join(', ')} in the page{' '}
+          <button className="link" onClick={() => (setHighlight(null), setNavSerial((n) => n + 1))} data-testid="viewer-highlight-clear">
+            Stop highlighting
+          </button>
+        </p>
+      )}
       {page && !missing && !lost && (
         <p className="capture-banner" data-testid="viewer-banner">
           {earlier ? (
@@ -241,7 +267,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase }: Props) {
         </Confirm>
       )}
       <div className="viewer-body">
-        <PageList jobId={jobId} current={localPath} onOpen={(p) => go(visit(history, p))} />
+        <PageList jobId={jobId} current={localPath} onOpen={(p) => go(visit(history, p))} thumbnails={archive?.hasThumbnails === true ? viewerBase : null} />
         {missing && <NotInArchive jobId={jobId} url={missing} onOpenUrl={(u) => void openUrl(u)} />}
         {showDiff && <TextDiff jobId={jobId} url={diff.url} from={diff.from} to={diff.to} onClose={() => setDiff(null)} />}
         <iframe

@@ -1,4 +1,4 @@
-import { archiveBase } from '../../../shared/frameLocation.js';
+import { archiveBase, THUMBNAIL_ROUTE } from '../../../shared/frameLocation.js';
 
 /**
  * How the viewer addresses mirror files. Where its frame has gone after a link inside the page, it
@@ -12,4 +12,9 @@ export function viewerUrl(viewerBase: string, jobId: string, localPath: string):
     .map((s) => encodeURIComponent(s))
     .join('/');
   return `${archiveBase(viewerBase, jobId)}${path}`;
+}
+
+/** Where the archive's own origin serves a page's thumbnail (shared/frameLocation.ts THUMBNAIL_ROUTE). */
+export function thumbnailUrl(viewerBase: string, jobId: string, localPath: string): string {
+  return viewerUrl(viewerBase, jobId, `${THUMBNAIL_ROUTE}/${localPath}.png`);
 }

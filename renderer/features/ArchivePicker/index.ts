@@ -1,0 +1,1 @@
+export { ArchivePicker } from './ArchivePicker.js';

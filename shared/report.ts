@@ -1,0 +1,27 @@
+import type { CrawlStats } from './crawl.js';
+
+/**
+ * The QA report of an archive, for a collection record: what was asked for, what came of it, what
+ * was left out and why, and the fixity figures. Its counts are `harvest stats --json` itself
+ * (`stats`), so the two can never disagree; the rest is read from the catalogue and the WARC files.
+ */
+export interface QaReport {
+  generatedAt: string;
+  generator: string;
+  archiveDir: string;
+  stats: CrawlStats;
+  scope: { mode: string; include: string[]; exclude: string[]; offsiteRequisites: boolean; limits: Record<string, number | null> };
+  dates: { createdAt: string | null; startedAt: string | null; finishedAt: string | null };
+  byMimeType: { mimeType: string; count: number; bytes: number }[];
+  skipped: { reason: string; count: number; examples: string[] }[];
+  trapGuards: { guard: string; count: number; examples: string[] }[];
+  httpErrors: { status: number; count: number; examples: string[] }[];
+  failures: { reason: string; count: number; examples: string[] }[];
+  robots: { policy: 'obeyed' | 'ignored'; sites: { site: string; httpStatus: number | null; error: string | null; fetchedAt: string }[] };
+  largestFiles: { url: string; contentType: string | null; bytes: number }[];
+  absoluteLinks: { reason: string; count: number; examples: { from: string; to: string }[] }[];
+  /** Screenshots of the seeds' home pages: none are taken yet. */
+  thumbnails: { url: string; image: string }[];
+  checksums: { payloadDigests: number; algorithm: string; warcFiles: { name: string; bytes: number; sha256: string }[] };
+  search: { indexed: boolean; urls: number; texts: number };
+}
