@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CaptureSummary } from '../../shared/captures.js';
+import { parseBagInfo } from '../../electron/engine/export/bagInfo.js';
 import { CLI, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { readRaw, type RawRecord } from '../helpers/warcReadBack.js';
@@ -39,6 +40,11 @@ async function exportWacz(archive: string, work: string, name: string, extra: st
   const dir = path.join(work, name);
   await extractZip(wacz, dir);
   return dir;
+}
+
+/** When datapackage.json says the exported harvest began. */
+function createdOf(dir: string): string {
+  return (JSON.parse(readFileSync(path.join(dir, 'datapackage.json'), 'utf8')) as { created: string }).created;
 }
 
 function cdxjOf(dir: string): CdxLine[] {
@@ -171,6 +177,14 @@ describe('exports of an archive with two captures', () => {
     const bagWacz = path.join(work, 'only2-bag-wacz');
     await extractZip(path.join(bag, 'data', readdirSync(path.join(bag, 'data')).find((f) => f.endsWith('.wacz'))!), bagWacz);
     assert.deepEqual(readdirSync(path.join(bagWacz, 'archive')).sort(), readdirSync(path.join(only2, 'archive')).sort());
+    // Its provenance is the second capture's, not the whole archive's.
+    const info = parseBagInfo(readFileSync(path.join(bag, 'bag-info.txt'), 'utf8'));
+    const field = (label: string) => info.filter(([l]) => l === label).map(([, v]) => v);
+    assert.deepEqual(field('Harvest-Crawl-Start'), [c2.startedAt]);
+    assert.deepEqual(field('Harvest-Crawl-End'), [c2.finishedAt]);
+    assert.deepEqual(field('Harvest-Captures'), ['capture 2 of 2']);
+    assert.equal(createdOf(only2), c2.startedAt);
+    assert.equal(createdOf(all), c1.startedAt);
 
     // --capture 1 is the first capture alone: its revisits are of its own records.
     const only1 = await exportWacz(archive, work, 'only1', ['--capture', '1']);

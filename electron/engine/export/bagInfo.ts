@@ -120,6 +120,7 @@ export function bagInfoFields(p: Provenance, m: DublinCore, payload: PayloadTota
   add('Harvest-Scope', p.scope);
   add('Harvest-Crawl-Start', p.crawlStart ?? '');
   add('Harvest-Crawl-End', p.crawlEnd ?? '');
+  add('Harvest-Captures', p.captures);
   add('Harvest-Crawl-State', p.state);
   add('Harvest-Tool', p.crawlTool);
   add('Harvest-Robots-Policy', p.robotsPolicy === 'obeyed' ? 'robots.txt obeyed' : 'robots.txt ignored');

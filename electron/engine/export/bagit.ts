@@ -52,7 +52,7 @@ export function bagitExporter(makeWacz: Exporter): Exporter {
       };
       await tagFile(BAGIT_TXT, 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
       const totals = { bytes: payload.reduce((n, e) => n + e.bytes, 0), files: payload.length };
-      await tagFile(BAG_INFO_TXT, formatBagInfo(bagInfoFields(readProvenance(archive), opts.metadata, totals, new Date())));
+      await tagFile(BAG_INFO_TXT, formatBagInfo(bagInfoFields(readProvenance(archive, opts.capture), opts.metadata, totals, new Date())));
       for (const alg of algorithms) {
         await tagFile(payloadManifestName(alg), payload.map((e) => formatManifestLine({ path: e.path, checksum: e.digests[alg]! })).join(''));
       }

@@ -45,6 +45,15 @@ function createdMs(name: string): number | null {
   return Date.UTC(y, mo - 1, d, h, mi, s, ms);
 }
 
+/** Throws ExportUsageError naming the captures there are when `capture` is not one of them. */
+export function requireCapture<C extends { id: number }>(captures: readonly C[], capture: number): C {
+  const found = captures.find((c) => c.id === capture);
+  if (found === undefined) {
+    throw new ExportUsageError(`the archive has no capture ${capture} (it has ${captures.map((c) => c.id).join(', ') || 'none'}; see harvest captures)`);
+  }
+  return found;
+}
+
 /** How a revisit names its original: by record id when it has one, else by target URI and date. */
 function originalKeys(head: Map<string, string>): string[] {
   const keys: string[] = [];
@@ -87,9 +96,7 @@ export async function selectCapture(
   workDir: string,
   signal?: AbortSignal,
 ): Promise<CaptureSelection> {
-  if (!captures.some((c) => c.id === capture)) {
-    throw new ExportUsageError(`the archive has no capture ${capture} (it has ${captures.map((c) => c.id).join(', ') || 'none'}; see harvest captures)`);
-  }
+  requireCapture(captures, capture);
   const owner = captureOfWarcs(warcs, captures);
   const own = warcs.filter((w) => owner.get(w.name) === capture);
   if (own.length === 0) throw new ExportUsageError(`capture ${capture} has no WARC files (was it crawled with --no-warc?)`);

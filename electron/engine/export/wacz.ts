@@ -6,6 +6,7 @@ import { writeCdxj } from './cdxj.js';
 import { datapackageDigestJson, datapackageJson } from './datapackage.js';
 import { sortLines } from './externalSort.js';
 import { exportedWarcs } from './captureWarcs.js';
+import { readProvenance } from './provenance.js';
 import { HashingZip } from './hashingZip.js';
 import { writePages } from './pages.js';
 import { throttleProgress } from './progress.js';
@@ -83,7 +84,7 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
           fallbackTitle: archive.job.name,
           mainPage,
           software: `Harvest/${HARVEST_VERSION}`,
-          harvestStarted: archive.catalogue.getMeta('started_at'),
+          harvestStarted: readProvenance(archive, opts.capture).crawlStart,
           written: new Date(),
         }),
         'datapackage.json',

@@ -48,6 +48,7 @@ test('bag-info fields: reserved labels, repeated Dublin Core terms, provenance',
     scope: 'host',
     crawlStart: '2026-11-20T10:00:00.000Z',
     crawlEnd: '2026-11-20T11:00:00.000Z',
+    captures: 'capture 2 of 3',
     crawlTool: 'Harvest 0.1.0',
     exportTool: 'Harvest 0.1.0',
     robotsPolicy: 'obeyed',
@@ -76,6 +77,7 @@ test('bag-info fields: reserved labels, repeated Dublin Core terms, provenance',
   assert.deepEqual(all('Harvest-Seed'), p.seeds);
   assert.deepEqual(all('Harvest-Crawl-Start'), [p.crawlStart]);
   assert.deepEqual(all('Harvest-Crawl-End'), [p.crawlEnd]);
+  assert.deepEqual(all('Harvest-Captures'), ['capture 2 of 3']);
   assert.deepEqual(all('Harvest-Robots-Policy'), ['robots.txt obeyed']);
   assert.deepEqual(all('Harvest-Tool'), ['Harvest 0.1.0']);
 });
