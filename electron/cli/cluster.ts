@@ -154,7 +154,10 @@ export async function runWorker(args: string[]): Promise<number> {
   const backoff = number('retry-backoff-ms', values['retry-backoff-ms'], 0);
   const log = values.quiet ? () => {} : (line: string) => process.stderr.write(`worker ${id}: ${line}\n`);
   return withDb(values.db, 'worker', async (db) => {
-    const worker = await ClusterWorker.start(db, {
+    // Heartbeats on a connection of their own, so a pool busy with batch commits never delays them
+    // past the lease timeout (which would have the worker declared dead while it works).
+    const liveness = await openClusterDb(values.db!, 1);
+    const worker = await ClusterWorker.start(db, liveness, {
       id,
       store: path.resolve(values.store!),
       targetLeaseMs: leaseS === undefined ? DEFAULT_TARGET_LEASE_MS : leaseS * 1000,
@@ -174,6 +177,7 @@ export async function runWorker(args: string[]): Promise<number> {
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      await liveness.end();
     }
   });
 }

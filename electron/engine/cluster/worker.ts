@@ -17,9 +17,10 @@ import { ClusterAdmission } from './admission.js';
 import { commitBatch } from './batchCommit.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
-import { heartbeat, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
+import { leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
 import { ClusterWorkerError } from './errors.js';
-import { readHarvest } from './schema.js';
+import { Heartbeat } from './heartbeat.js';
+import { readHarvest, type HarvestRow } from './schema.js';
 
 export interface WorkerOptions {
   id: string;
@@ -56,6 +57,7 @@ export class ClusterWorker {
 
   private constructor(
     private readonly db: pg.Pool,
+    private readonly beat: Heartbeat,
     private readonly o: WorkerOptions,
     private readonly job: Job,
     private readonly leaseTimeoutMs: number,
@@ -65,10 +67,20 @@ export class ClusterWorker {
     private readonly abort: AbortController,
   ) {}
 
-  static async start(db: pg.Pool, o: WorkerOptions): Promise<ClusterWorker> {
+  static async start(db: pg.Pool, liveness: pg.Pool, o: WorkerOptions): Promise<ClusterWorker> {
     const harvest = await readHarvest(db);
+    await registerWorker(db, o.id, harvest.job.politeness.perHostConnections, harvest.leaseTimeoutMs);
+    const beat = new Heartbeat(liveness, o.id, harvest.leaseTimeoutMs);
+    try {
+      return await ClusterWorker.setUp(db, beat, o, harvest);
+    } catch (e) {
+      beat.stop();
+      throw e;
+    }
+  }
+
+  private static async setUp(db: pg.Pool, beat: Heartbeat, o: WorkerOptions, harvest: HarvestRow): Promise<ClusterWorker> {
     const job = harvest.job;
-    await registerWorker(db, o.id, job.politeness.perHostConnections, harvest.leaseTimeoutMs);
     const mirrorRoot = path.join(o.store, 'mirror');
     const tmpDir = path.join(o.store, 'tmp', o.id);
     mkdirSync(mirrorRoot, { recursive: true });
@@ -113,7 +125,7 @@ export class ClusterWorker {
       signal: abort.signal,
     };
     const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, min: MIN_BATCH, max: MAX_BATCH };
-    return new ClusterWorker(db, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
+    return new ClusterWorker(db, beat, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
   }
 
   /** Stops leasing; batches in flight are abandoned and their URLs go back to the queue at once. */
@@ -128,13 +140,10 @@ export class ClusterWorker {
   /** Runs until the harvest has nothing left, or stop(); resolves with which. */
   async run(): Promise<WorkerEnd> {
     const log = this.o.log ?? (() => {});
-    const beat = setInterval(() => {
-      heartbeat(this.db, this.o.id, this.lastBatch, this.tools.times.mean())
-        .then((alive) => {
-          if (!alive) this.failWith(new ClusterWorkerError(`worker '${this.o.id}' was declared dead (no heartbeat within the timeout); it stops`));
-        })
-        .catch((e: unknown) => this.failWith(e));
-    }, Math.max(200, Math.floor(this.leaseTimeoutMs / 5)));
+    this.beat.attach(
+      () => ({ batchSize: this.lastBatch, meanFetchMs: this.tools.times.mean() }),
+      (e) => this.failWith(e),
+    );
     let end: WorkerEnd = 'stopped';
     try {
       while (!this.abort.signal.aborted) {
@@ -161,7 +170,7 @@ export class ClusterWorker {
         await sleep(POLL_MS, this.abort.signal).catch(() => {});
       }
     } finally {
-      clearInterval(beat);
+      this.beat.stop();
       this.abort.abort();
       await Promise.allSettled(this.running.values());
       await this.tools.fetcher.close().catch(() => {});
