@@ -146,6 +146,7 @@ export interface RobotsStore {
 export interface CatalogueQueries {
   countByState(): Record<UrlState, number>;
   countBySkipReason(): Partial<Record<SkipReason, number>>;
+  /** Bytes received in the current capture (a 304 counts none). */
   totalBytes(): number;
   htmlPagesArchived(): number;
   /** A URL's title and fetch time, if it was fetched. */

@@ -15,6 +15,9 @@ const SQL = {
   countByState: 'SELECT state, COUNT(*) AS n FROM urls WHERE capture = ? GROUP BY state',
   countBySkip: "SELECT skip_reason, COUNT(*) AS n FROM urls WHERE state = 'skipped' AND capture = ? GROUP BY skip_reason",
   bytesTotal: 'SELECT COALESCE(SUM(bytes), 0) AS n FROM urls WHERE bytes IS NOT NULL AND capture = ?',
+  // A 304 keeps the size of the payload it stands for, but nothing of it was received again.
+  bytesReceived: `SELECT COALESCE(SUM(u.bytes), 0) AS n FROM urls u WHERE u.bytes IS NOT NULL AND u.capture = ?
+    AND NOT EXISTS (SELECT 1 FROM url_captures c WHERE c.url_id = u.id AND c.capture_id = u.capture AND c.outcome = 'not-modified')`,
   htmlArchived: `SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL}`,
   pageOf: 'SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE url = ? AND fetched_at IS NOT NULL',
   htmlPages: `SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL} ORDER BY id`,
@@ -50,7 +53,7 @@ export class SqliteCatalogueQueries implements CatalogueQueries {
   }
 
   totalBytes(): number {
-    return (this.sql.get('bytesTotal').get(this.currentCapture()) as { n: number }).n;
+    return (this.sql.get(this.oneCapture ? 'bytesTotal' : 'bytesReceived').get(this.currentCapture()) as { n: number }).n;
   }
 
   htmlPagesArchived(): number {
