@@ -77,10 +77,11 @@ function statusText(s: ClusterStatus): string {
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
   const lines = [`${s.name}: ${s.pending === 0 ? 'finished' : `${s.pending} URLs to do`}; ${counts || 'no URLs'}`];
+  if (s.activeWorkers !== null) lines.push(`only the first ${s.activeWorkers} live worker${s.activeWorkers === 1 ? '' : 's'} by id lease (harvest control --all-workers lets every one)`);
   lines.push('worker\tstate\trate/s\tbatch\tfetch ms\tfetched\tfailures\treturned\tsites');
   for (const w of s.workers) {
     lines.push(
-      `${w.id}\t${w.state}${w.state === 'live' ? '' : ` (${Math.round(w.silentS)} s)`}\t${w.rate}\t${w.batchSize}\t${w.meanFetchMs ?? '-'}\t${w.fetched}\t${w.failures}\t${w.returned}\t${w.sites.join(' ') || '-'}`,
+      `${w.id}\t${w.standby ? 'standby' : w.state}${w.state === 'live' ? '' : ` (${Math.round(w.silentS)} s)`}\t${w.rate}\t${w.batchSize}\t${w.meanFetchMs ?? '-'}\t${w.fetched}\t${w.failures}\t${w.returned}\t${w.sites.join(' ') || '-'}`,
     );
   }
   return lines.join('\n') + '\n';

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveControlSchema, type LiveControl } from '../../shared/job.js';
+import { controlCluster } from '../engine/cluster/clusterControl.js';
+import { openClusterDb } from '../engine/cluster/coordination.js';
 import { applyControl, describePoliteness, requestControl } from '../engine/crawl/liveControl.js';
 import { Archive } from '../engine/store/archive.js';
 import { CONTROL_FILE } from '../engine/store/archiveFolder.js';
@@ -14,15 +16,36 @@ const TAKE_TIMEOUT_MS = 5_000;
 /**
  * `harvest control <archive-dir> [--connections N] [--delay-ms M | --adaptive-delay]`: changes a
  * crawl's politeness, at once if it is running (in this or another process), else for its next run.
+ * With `--db <postgres-url>`, a cluster harvest's politeness and how many of its workers lease.
  */
 export async function runControl(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('control', args, {
     connections: { type: 'string' },
     'delay-ms': { type: 'string' },
     'adaptive-delay': { type: 'boolean' },
+    db: { type: 'string' },
+    workers: { type: 'string' },
+    'all-workers': { type: 'boolean' },
   });
-  if (positionals.length !== 1) throw new UsageError('control needs exactly one <archive-dir>', 'control');
   if (values['delay-ms'] !== undefined && values['adaptive-delay']) throw new UsageError('give --delay-ms or --adaptive-delay, not both', 'control');
+  if (values.db !== undefined) return controlClusterHarvest(values.db, positionals, values);
+  if (values.workers !== undefined || values['all-workers']) throw new UsageError('--workers and --all-workers are for a cluster harvest (--db <postgres-url>)', 'control');
+  if (positionals.length !== 1) throw new UsageError('control needs exactly one <archive-dir>, or --db <postgres-url>', 'control');
+  const dir = path.resolve(positionals[0]!);
+  const wanted = politenessWanted(values);
+  return (await changeIdle(dir, wanted)) ?? (await changeRunning(dir, wanted));
+}
+
+interface ControlFlags {
+  connections?: string | undefined;
+  'delay-ms'?: string | undefined;
+  'adaptive-delay'?: boolean | undefined;
+  workers?: string | undefined;
+  'all-workers'?: boolean | undefined;
+}
+
+/** The politeness change the flags ask for; a usage error names a bad value. */
+function politenessWanted(values: ControlFlags): LiveControl {
   const wanted = LiveControlSchema.safeParse({
     ...(values.connections !== undefined && { perHostConnections: Number(values.connections) }),
     ...(values['delay-ms'] !== undefined && { delayMs: Number(values['delay-ms']) }),
@@ -31,8 +54,32 @@ export async function runControl(args: string[]): Promise<number> {
   if (!wanted.success) {
     throw new UsageError(wanted.error.issues.map((i) => (i.path[0] === 'perHostConnections' ? `--connections: ${i.message}` : i.path[0] === 'delayMs' ? `--delay-ms: ${i.message}` : i.message)).join('; '), 'control');
   }
-  const dir = path.resolve(positionals[0]!);
-  return (await changeIdle(dir, wanted.data)) ?? (await changeRunning(dir, wanted.data));
+  return wanted.data;
+}
+
+/** `harvest control --db`: the change goes into the harvest row, where every worker reads it. */
+async function controlClusterHarvest(url: string, positionals: string[], values: ControlFlags): Promise<number> {
+  if (positionals.length > 0) throw new UsageError(`control --db takes no <archive-dir>, got '${positionals[0]}'`, 'control');
+  if (values.workers !== undefined && values['all-workers']) throw new UsageError('give --workers or --all-workers, not both', 'control');
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new UsageError(`--workers needs a whole number of at least 1, got '${values.workers}'`, 'control');
+  const askedPoliteness = values.connections !== undefined || values['delay-ms'] !== undefined || values['adaptive-delay'] === true;
+  if (!askedPoliteness && workers === undefined && !values['all-workers']) {
+    throw new UsageError('give --connections, --delay-ms, --adaptive-delay, --workers or --all-workers', 'control');
+  }
+  const db = await openClusterDb(url);
+  try {
+    const now = await controlCluster(db, {
+      ...(askedPoliteness && { politeness: politenessWanted(values) }),
+      ...(workers !== undefined && { activeWorkers: workers }),
+      ...(values['all-workers'] && { activeWorkers: null }),
+    });
+    const who = now.activeWorkers === null ? 'every live worker leases' : `the first ${now.activeWorkers} live worker${now.activeWorkers === 1 ? '' : 's'} by id lease, the others stand by`;
+    process.stdout.write(`the cluster harvest now runs with ${describePoliteness(now.politeness)}; ${who} (each worker takes it before its next batch)\n`);
+    return 0;
+  } finally {
+    await db.end();
+  }
 }
 
 /** No crawl holds the archive: the job is changed for its next run. Null when a crawl holds it. */

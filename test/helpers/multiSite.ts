@@ -20,6 +20,8 @@ export interface MultiSite {
   requestsPerUrl(since?: number): Map<string, number>;
   /** Pairs of overlapping requests to one site from different source addresses (started at `since` or later). */
   sharedSites(since?: number): { site: string; a: Served; b: Served }[];
+  /** The most requests one site was answering at once, among requests started in [from, to). */
+  peakConcurrency(from: number, to: number): number;
   stop(): Promise<void>;
 }
 
@@ -106,6 +108,19 @@ export async function startMultiSite(opts: { sites: number; pages: number; laten
         }
       }
       return out;
+    },
+    peakConcurrency(from, to) {
+      const bySite = new Map<string, [number, number][]>();
+      for (const s of served) {
+        if (s.startMs >= from && s.startMs < to) bySite.set(s.site, [...(bySite.get(s.site) ?? []), [s.startMs, 1], [s.endMs, -1]]);
+      }
+      let peak = 0;
+      for (const events of bySite.values()) {
+        let open = 0;
+        // An end before a start at the same millisecond: back-to-back requests do not overlap.
+        for (const [, d] of events.sort((a, b) => a[0] - b[0] || a[1] - b[1])) peak = Math.max(peak, (open += d));
+      }
+      return peak;
     },
     async stop() {
       await Promise.all(

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
 import type { UrlRecord } from '../../shared/crawl.js';
+import type { ClusterStatus } from '../../electron/engine/cluster/status.js';
 import { CLI } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
@@ -203,6 +204,55 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.match(exported.stderr, /finished 1 WARC file left open/);
     const verify = await runHarvest(['verify', wacz, '--deep']);
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+  });
+
+  it('live control: connections raised from 2 to 6 show at the server; --workers 1 leaves one worker leasing', async () => {
+    const { db, store } = await newHarvest(['--connections', '2']);
+    const names = namesOwningSites('c', 2, site.origins);
+    const addresses = ['127.0.0.41', '127.0.0.42'];
+    // Slow answers, so the harvest lasts long enough to be changed while it runs.
+    for (const a of addresses) site.slowFor.set(a, 300);
+    const since = Date.now();
+    const servedSince = (t: number) => site.served.filter((s) => s.startMs >= t).length;
+    const waitFor = async (what: string, ok: () => boolean) => {
+      const deadline = Date.now() + 60_000;
+      while (!ok()) {
+        assert.ok(Date.now() < deadline, `${what} within 60 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    let raisedAt = 0;
+    let narrowedAt = 0;
+    try {
+      const workers = names.map((id, i) => startWorker(db, store, id, addresses[i]!, ['--lease-seconds', '1']));
+      await waitFor('40 requests', () => servedSince(since) >= 40);
+      const raise = await runHarvest(['control', '--db', db, '--connections', '6']);
+      assert.equal(raise.status, 0, raise.stderr);
+      assert.match(raise.stdout, /6 connections per host/);
+      raisedAt = Date.now();
+      await waitFor('60 requests after the raise', () => servedSince(raisedAt) >= 60);
+      const narrow = await runHarvest(['control', '--db', db, '--workers', '1']);
+      assert.equal(narrow.status, 0, narrow.stderr);
+      narrowedAt = Date.now();
+      const status = JSON.parse((await runHarvest(['cluster', 'status', '--db', db, '--json'])).stdout) as ClusterStatus;
+      assert.equal(status.activeWorkers, 1);
+      assert.deepEqual(
+        status.workers.filter((w) => w.state === 'live').map((w) => [w.id, w.standby]),
+        names.map((n, i) => [n, i > 0]),
+      );
+      for (const w of workers) assert.equal(await w.exit, 0, w.log());
+    } finally {
+      site.slowFor.clear();
+    }
+    const before = site.peakConcurrency(since, raisedAt);
+    const after = site.peakConcurrency(raisedAt + 1_000, narrowedAt);
+    process.stderr.write(`# connections per site at the server: ${before} before the raise, ${after} after\n`);
+    assert.ok(before <= 2, `${before} at once before the raise`);
+    assert.ok(after > 2 && after <= 6, `${after} at once after the raise to 6`);
+    // The worker on standby took no lease once it had read the change (a round of leasing may have been under way).
+    const late = await query<{ n: string }>(db, `SELECT count(*) AS n FROM leases WHERE worker = $1 AND taken_at > to_timestamp($2 / 1000.0)`, [names[1], narrowedAt + 1_000]);
+    assert.equal(Number(late[0]!.n), 0);
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
   });
 
   it('a slow worker ends with smaller batches than the fast ones', async () => {

@@ -69,6 +69,12 @@ describe('harvest control', () => {
       const bad = await runHarvest(['control', archive, '--connections', '0']);
       assert.equal(bad.status, 2);
       assert.match(bad.stderr, /--connections/);
+      const clusterOnly = await runHarvest(['control', archive, '--workers', '2']);
+      assert.equal(clusterOnly.status, 2);
+      assert.match(clusterOnly.stderr, /--workers and --all-workers are for a cluster harvest/);
+      const nothing = await runHarvest(['control', '--db', 'postgres://127.0.0.1:1/none']);
+      assert.equal(nothing.status, 2);
+      assert.match(nothing.stderr, /give --connections, --delay-ms, --adaptive-delay, --workers or --all-workers/);
     } finally {
       site.server.close();
     }

@@ -75,10 +75,21 @@ export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy
       const ms = fetched instanceof FetchError ? performance.now() - startedMs : fetched.durationMs;
       pace.lastResponseMs = ms;
       t.times.record(ms);
+      openLanes();
       await settle(t, u, fetched, result);
     }
   };
-  await Promise.all(Array.from({ length: t.job.politeness.perHostConnections }, lane));
+  // One lane per connection; more open when `harvest control` raises the count during the batch
+  // (fewer are enforced by the host gate's connection limit).
+  const lanes = new Set<Promise<void>>();
+  const openLanes = (): void => {
+    while (lanes.size < t.job.politeness.perHostConnections && queue.length > 0) {
+      const l: Promise<void> = lane().finally(() => lanes.delete(l));
+      lanes.add(l);
+    }
+  };
+  openLanes();
+  while (lanes.size > 0) await Promise.all([...lanes]);
   return result;
 }
 

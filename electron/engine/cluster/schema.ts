@@ -4,7 +4,7 @@ import { canonicalize } from '../url/canonical.js';
 import { ClusterSetupError } from './errors.js';
 
 /** Bumped when the tables change; a worker of another version refuses the harvest. */
-export const CLUSTER_SCHEMA_VERSION = 1;
+export const CLUSTER_SCHEMA_VERSION = 2;
 
 /**
  * One cluster harvest per PostgreSQL database: the job, the frontier (one row per canonical URL with
@@ -21,6 +21,8 @@ CREATE TABLE harvest (
   job jsonb NOT NULL,
   seed_redirects jsonb NOT NULL DEFAULT '[]',
   lease_timeout_ms int NOT NULL,
+  -- how many of the live workers lease (the first ones by id); NULL: every one
+  active_workers int CHECK (active_workers >= 1),
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE TABLE workers (
@@ -133,13 +135,15 @@ export interface HarvestRow {
   job: Job;
   seedRedirects: string[];
   leaseTimeoutMs: number;
+  /** How many of the live workers lease (`harvest control --workers`); null: every one. */
+  activeWorkers: number | null;
 }
 
 /** The harvest's job and settings; a database without one, or of another version, is a clear error. */
 export async function readHarvest(db: pg.Pool | pg.PoolClient): Promise<HarvestRow> {
-  let rows: { schema_version: number; name: string; job: unknown; seed_redirects: string[]; lease_timeout_ms: number }[];
+  let rows: { schema_version: number; name: string; job: unknown; seed_redirects: string[]; lease_timeout_ms: number; active_workers: number | null }[];
   try {
-    rows = (await db.query('SELECT schema_version, name, job, seed_redirects, lease_timeout_ms FROM harvest')).rows;
+    rows = (await db.query('SELECT schema_version, name, job, seed_redirects, lease_timeout_ms, active_workers FROM harvest')).rows;
   } catch (e) {
     if ((e as { code?: string }).code === '42P01') throw new ClusterSetupError("this database holds no harvest: create one with 'harvest cluster init'");
     throw e;
@@ -149,5 +153,11 @@ export async function readHarvest(db: pg.Pool | pg.PoolClient): Promise<HarvestR
   if (row.schema_version !== CLUSTER_SCHEMA_VERSION) {
     throw new ClusterSetupError(`the harvest was made by another version of Harvest (schema ${row.schema_version}, this one reads ${CLUSTER_SCHEMA_VERSION})`);
   }
-  return { name: row.name, job: parseJob(row.job), seedRedirects: row.seed_redirects, leaseTimeoutMs: row.lease_timeout_ms };
+  return {
+    name: row.name,
+    job: parseJob(row.job),
+    seedRedirects: row.seed_redirects,
+    leaseTimeoutMs: row.lease_timeout_ms,
+    activeWorkers: row.active_workers,
+  };
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { activeOf } from './clusterControl.js';
 import { readHarvest } from './schema.js';
 
 /** The window over which a worker's rate is measured. */
@@ -8,6 +9,8 @@ export interface WorkerStatus {
   id: string;
   host: string;
   state: 'live' | 'stopped' | 'dead';
+  /** Live but not leasing: the harvest has fewer active workers than live ones. */
+  standby: boolean;
   /** Seconds since its last heartbeat. */
   silentS: number;
   /** URLs it committed per second over the last RATE_WINDOW_S seconds. */
@@ -30,6 +33,8 @@ export interface ClusterStatus {
   counts: Record<string, number>;
   /** URLs still to do (queued or leased): 0 when the harvest has finished. */
   pending: number;
+  /** How many of the live workers lease (`harvest control --workers`); null: every one. */
+  activeWorkers: number | null;
   workers: WorkerStatus[];
 }
 
@@ -61,14 +66,17 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
      FROM workers w ORDER BY w.id`,
     [RATE_WINDOW_S],
   );
+  const active = new Set(activeOf(workers.rows.filter((w) => w.state === 'live').map((w) => w.id), harvest.activeWorkers));
   return {
     name: harvest.name,
     counts,
     pending: (counts.queued ?? 0) + (counts.leased ?? 0),
+    activeWorkers: harvest.activeWorkers,
     workers: workers.rows.map((w) => ({
       id: w.id,
       host: w.host,
       state: w.state,
+      standby: w.state === 'live' && !active.has(w.id),
       silentS: Math.round(w.silent_s * 10) / 10,
       rate: Math.round((Number(w.recent) / RATE_WINDOW_S) * 10) / 10,
       batchSize: w.batch_size,

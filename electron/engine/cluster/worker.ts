@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { StoredDublinCoreSchema } from '../../../shared/metadata.js';
 import { DocumentPool } from '../crawl/documentPool.js';
+import { describePoliteness } from '../crawl/liveControl.js';
 import { RequestHeaders } from '../crawl/requestHeaders.js';
 import { fetchRobotsTxt } from '../crawl/robotsFetch.js';
 import { Fetcher } from '../fetch/fetcher.js';
@@ -18,6 +19,7 @@ import { commitBatch } from './batchCommit.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
 import { leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
+import { activeOf } from './clusterControl.js';
 import { ClusterWorkerError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
 import { readHarvest, type HarvestRow } from './schema.js';
@@ -54,6 +56,7 @@ export class ClusterWorker {
   private readonly robots = new Map<string, RobotsPolicy>();
   private fatal: Error | null = null;
   private lastBatch = 0;
+  private standingBy = false;
 
   private constructor(
     private readonly db: pg.Pool,
@@ -151,13 +154,15 @@ export class ClusterWorker {
         if (reclaimed.workers.length > 0) log(`took back ${reclaimed.urls} URLs from ${reclaimed.workers.join(', ')} (no heartbeat)`);
         const harvest = await readHarvest(this.db);
         this.tools.admission.updateSeedRedirects(harvest.seedRedirects);
-        const live = await liveWorkers(this.db, this.leaseTimeoutMs);
+        this.followPoliteness(harvest.job.politeness, log);
+        const active = activeOf(await liveWorkers(this.db, this.leaseTimeoutMs), harvest.activeWorkers);
+        this.reportStandby(!active.includes(this.o.id), log);
         const work = await workToDo(this.db);
         if (!work.pending && this.running.size === 0) {
           end = 'finished';
           break;
         }
-        const mine = live.includes(this.o.id) ? work.sites.filter((s) => workerForSite(s, live) === this.o.id && !this.running.has(s)) : [];
+        const mine = active.includes(this.o.id) ? work.sites.filter((s) => workerForSite(s, active) === this.o.id && !this.running.has(s)) : [];
         for (const site of mine) {
           if (this.running.size >= this.o.sites) break;
           const size = this.nextBatchSize();
@@ -180,6 +185,26 @@ export class ClusterWorker {
     }
     if (this.fatal !== null) throw this.fatal;
     return end;
+  }
+
+  /**
+   * Takes politeness changed by `harvest control` into this worker's job: requests already waiting
+   * for a host gate see the new delay and connection limit at once, running batches open lanes up
+   * to the new connection count, and the connection pool and batch sizing follow.
+   */
+  private followPoliteness(wanted: Job['politeness'], log: (line: string) => void): void {
+    const p = this.job.politeness;
+    if (wanted.perHostConnections === p.perHostConnections && wanted.delayMs === p.delayMs) return;
+    Object.assign(p, { perHostConnections: wanted.perHostConnections, delayMs: wanted.delayMs });
+    this.tools.fetcher.setConnectionsPerOrigin(p.perHostConnections);
+    this.sizing.connections = p.perHostConnections;
+    log(`now ${describePoliteness(p)}`);
+  }
+
+  private reportStandby(standby: boolean, log: (line: string) => void): void {
+    if (standby === this.standingBy) return;
+    this.standingBy = standby;
+    log(standby ? 'standing by: the harvest has fewer active workers than live ones (harvest control --workers)' : 'leasing again');
   }
 
   private failWith(e: unknown): void {
