@@ -108,10 +108,12 @@ describe('seed discovery', () => {
     );
     assert.ok(!paths.includes('/about') && !paths.includes('/contact'), 'the search page chrome gives no seeds');
     // Gaps as the server sees the requests start; the first request also opened the connection, so
-    // the second may arrive sooner after it than the crawl's delay.
+    // the second may arrive sooner after it than the crawl's delay. The server's own clock reading
+    // lags when the machine is loaded (128 ms was seen at load 14), so the bound leaves it 50 ms:
+    // without the delay the gaps are a few ms.
     for (let i = 2; i < hits.length; i++) {
       const gap = hits[i]!.at - hits[i - 1]!.at;
-      assert.ok(gap >= 140, `${hits[i]!.path} started ${gap} ms after ${hits[i - 1]!.path} (delay 150 ms)`);
+      assert.ok(gap >= 100, `${hits[i]!.path} started ${gap} ms after ${hits[i - 1]!.path} (delay 150 ms)`);
     }
   });
 });
