@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/metadata.js';
 import { formatBytes, plural } from '../../shared/format.js';
 import { parseJob } from '../../shared/job.js';
+import { finishClusterMirror } from '../engine/cluster/finishMirror.js';
 import { clusterArchive, finishWorkerWarcs } from '../engine/cluster/clusterArchive.js';
 import { openClusterDb } from '../engine/cluster/coordination.js';
 import { DEFAULT_LEASE_TIMEOUT_MS, initCluster } from '../engine/cluster/schema.js';
@@ -93,13 +94,13 @@ async function runClusterExport(rest: string[]): Promise<number> {
     store: { type: 'string' },
     format: { type: 'string' },
     out: { type: 'string', short: 'o' },
+    'include-mirror': { type: 'boolean' },
     quiet: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`cluster export takes no arguments, got '${positionals[0]}'`, 'cluster');
   const format = values.format;
-  if (format !== 'wacz' && format !== 'warc') {
-    throw new UsageError(`cluster export needs --format wacz|warc${format !== undefined && (EXPORT_FORMATS as readonly string[]).includes(format) ? ` (${format} is not offered for a cluster harvest yet)` : ''}`, 'cluster');
-  }
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format ?? '')) throw new UsageError(`cluster export needs --format ${EXPORT_FORMATS.join('|')}`, 'cluster');
+  const withMirror = format === 'zip' || (format === 'bagit' && values['include-mirror'] === true);
   if (!values.store) throw new UsageError('cluster export needs --store <dir>', 'cluster');
   if (!values.out) throw new UsageError('cluster export needs --out <path>', 'cluster');
   const out = path.resolve(values.out);
@@ -112,7 +113,12 @@ async function runClusterExport(rest: string[]): Promise<number> {
     try {
       const archive = await clusterArchive(db, store, path.join(work, 'archive'));
       try {
-        const result = await EXPORTERS[format as ExportFormat](archive, out, { metadata: readMetadata(archive.catalogue) });
+        if (withMirror) {
+          if (archive.catalogue.getMeta('state') !== 'finished') throw new UsageError('the mirror is finished when the harvest is: export it as zip or with --include-mirror once cluster status says finished', 'cluster');
+          const rewritten = await finishClusterMirror(archive, store);
+          if (!values.quiet) process.stderr.write(`finishing pass: ${plural(rewritten, 'document')} of the mirror rewritten with the final link targets\n`);
+        }
+        const result = await EXPORTERS[format as ExportFormat](archive, out, { metadata: readMetadata(archive.catalogue), includeMirror: withMirror });
         process.stderr.write(`exported ${format}: ${result.path} (${formatBytes(result.bytes)}, ${plural(result.files, 'file')})\n`);
       } finally {
         archive.close();

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { ENTRY_PAGE } from '../../electron/engine/crawl/entryPage.js';
+import { ABOUT_FILE } from '../../electron/engine/export/mirrorZip.js';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
 import type { UrlRecord } from '../../shared/crawl.js';
 import type { ClusterStatus } from '../../electron/engine/cluster/status.js';
@@ -12,6 +15,7 @@ import { CLI } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
+import { extractZip } from '../helpers/zipReadBack.js';
 
 /** Six sites of 60 pages on their own loopback addresses, each answer 50 ms late. */
 const SITES = 6;
@@ -41,6 +45,17 @@ async function query<T extends pg.QueryResultRow>(db: string, sql: string, param
   } finally {
     await client.end();
   }
+}
+
+/** Every file of a mirror but its entry page (each harvest's own), by path, with its sha256. */
+function mirrorFiles(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const rel = path.relative(root, path.join(e.parentPath, e.name));
+    if (rel !== ENTRY_PAGE && rel !== ABOUT_FILE) out.set(rel, createHash('sha256').update(readFileSync(path.join(root, rel))).digest('hex'));
+  }
+  return out;
 }
 
 const sorted = (m: Map<string, string>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -132,6 +147,27 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.equal(exported.status, 0, exported.stderr);
     const verify = await runHarvest(['verify', wacz, '--deep']);
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+
+    // The offline copy: after the finishing pass, the same files as one machine's, byte for byte,
+    // and exported as a ZIP (the entry page is each harvest's own).
+    const zip = path.join(work, 'three.zip');
+    const zipped = await runHarvest(['cluster', 'export', '--db', db, '--store', store, '--format', 'zip', '--out', zip]);
+    assert.equal(zipped.status, 0, zipped.stderr);
+    assert.match(zipped.stderr, /finishing pass: \d+ documents? of the mirror rewritten/);
+    const clusterFiles = mirrorFiles(path.join(store, 'mirror'));
+    const singleFiles = mirrorFiles(path.join(work, 'single', 'mirror'));
+    assert.deepEqual([...clusterFiles.keys()].sort(), [...singleFiles.keys()].sort());
+    const differing = [...singleFiles].filter(([f, digest]) => clusterFiles.get(f) !== digest).map(([f]) => f);
+    assert.deepEqual(differing, [], 'files that differ from the single machine\'s');
+    const unzipped = path.join(work, 'three-zip');
+    await extractZip(zip, unzipped);
+    const inZip = mirrorFiles(path.join(unzipped, 'three'));
+    for (const [f, digest] of clusterFiles) assert.equal(inZip.get(f), digest, f);
+    const bag = path.join(work, 'three-bag');
+    const bagged = await runHarvest(['cluster', 'export', '--db', db, '--store', store, '--format', 'bagit', '--include-mirror', '--out', bag]);
+    assert.equal(bagged.status, 0, bagged.stderr);
+    const bagVerify = await runHarvest(['verify', bag, '--deep']);
+    assert.equal(bagVerify.status, 0, bagVerify.stdout + bagVerify.stderr);
 
     const status = await runHarvest(['cluster', 'status', '--db', db, '--json']);
     const s = JSON.parse(status.stdout) as { pending: number; workers: { id: string; state: string; fetched: number }[] };

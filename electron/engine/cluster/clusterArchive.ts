@@ -1,10 +1,10 @@
-import { readdirSync, symlinkSync } from 'node:fs';
+import { readdirSync, rmdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import type { SkipReason, UrlState } from '../../../shared/crawl.js';
 import { HARVEST_VERSION } from '../../../shared/job.js';
 import { Archive } from '../store/archive.js';
-import { WARC_DIR } from '../store/archiveFolder.js';
+import { MIRROR_DIR, WARC_DIR } from '../store/archiveFolder.js';
 import { OPEN_SUFFIX } from '../warc/fileNames.js';
 import { WarcWriter } from '../warc/writer.js';
 import { ClusterWorkerError } from './errors.js';
@@ -64,14 +64,17 @@ export async function finishWorkerWarcs(db: pg.Pool, store: string): Promise<str
 
 /**
  * The cluster harvest as a local archive folder in `dir`: a SQLite catalogue with every URL and its
- * outcome (what the exporters, `harvest stats` and `harvest list` read), its warc/ a link to the
- * store's WARC files of every worker. URLs still leased are queued in it.
+ * outcome (what the exporters, `harvest stats` and `harvest list` read), its warc/ and mirror/
+ * links to the store's WARC files of every worker and to the shared mirror. URLs still leased are queued in it.
  */
 export async function clusterArchive(db: pg.Pool, store: string, dir: string): Promise<Archive> {
   const harvest = await readHarvest(db);
   const archive = Archive.create(dir, harvest.job);
   try {
     symlinkSync(path.resolve(store, WARC_DIR), archive.warcDir, 'dir');
+    // The shared mirror stands in for the archive's own (empty) one.
+    rmdirSync(archive.mirror.root);
+    symlinkSync(path.resolve(store, MIRROR_DIR), archive.mirror.root, 'dir');
     const c = archive.catalogue;
     const ids = new Map<string, number>();
     const later: { id: number; redirectTo: string | null; fetchedAt: string | null }[] = [];

@@ -40,6 +40,8 @@ export async function finalizeMirror(
   archive: Archive,
   pool: DocumentPool,
   onProgress: FinalizeProgress = () => {},
+  /** Rewrite every document, not only those with a wrong guess: a catalogue that kept no links (a cluster's). */
+  opts: { every?: boolean } = {},
 ): Promise<number> {
   const c = archive.catalogue;
   c.transaction(() => {
@@ -62,12 +64,12 @@ export async function finalizeMirror(
   // Rewriting a document changes only its own links, so ranges checked later are unaffected.
   for (let from = 1; from <= total; from += CHECK_IDS) {
     const to = Math.min(total, from + CHECK_IDS - 1);
-    for (const id of c.staleDocumentIds(from, to)) {
+    for (const id of opts.every ? range(from, to) : c.staleDocumentIds(from, to)) {
       const task: Promise<void> = rewriteDocument(archive, pool, id)
+        .then((did) => void (rewritten += did ? 1 : 0))
         .catch((error: unknown) => void (failed ??= { error }))
         .finally(() => running.delete(task));
       running.add(task);
-      rewritten++;
       if (running.size >= REWRITES_AT_ONCE) await Promise.race(running);
       if (failed !== null) break;
       await nextSlice(id);
@@ -80,6 +82,10 @@ export async function finalizeMirror(
   onProgress(total, total);
   await writeEntryPage(archive);
   return rewritten;
+}
+
+function* range(from: number, to: number): Generator<number> {
+  for (let id = from; id <= to; id++) yield id;
 }
 
 function markRedirectLoops(c: Catalogue, unresolved: { id: number; redirect_to_id: number | null }[]): void {
@@ -95,13 +101,14 @@ function markRedirectLoops(c: Catalogue, unresolved: { id: number; redirect_to_i
   }
 }
 
-async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number): Promise<void> {
+/** Rewrites one document from its original; false when the URL is no saved document with one. */
+async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number): Promise<boolean> {
   const c = archive.catalogue;
   const row = c.get(id);
   const original = c.getOriginal(id);
-  if (!row || row.state !== 'archived' || row.local_path === null || !original) return;
+  if (!row || row.state !== 'archived' || row.local_path === null || !original) return false;
   const kind = documentKind(row.content_type, row.url);
-  if (kind === 'other') return;
+  if (kind === 'other') return false;
   let body: Buffer;
   try {
     body = 'packed' in original ? unpackOriginal(original.packed) : await readOriginal(archive, original.record, original.contentEncoding);
@@ -109,7 +116,7 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
     if (!(e instanceof FetchError || (e instanceof WarcError && e.code === 'damaged'))) throw e;
     // The copy keeps the references it was first written with; the URL's log says why.
     c.markError(id, `original not rewritten: ${e.message}`);
-    return;
+    return false;
   }
   const doc = await pool.prepare({ kind, body, url: row.url, contentType: row.content_type, packOriginal: false });
   const links: LinkRow[] = [];
@@ -128,6 +135,7 @@ async function rewriteDocument(archive: Archive, pool: DocumentPool, id: number)
   const failure = await pool.save(doc, { localPath: row.local_path, written });
   if (failure !== null) throw Object.assign(new Error(`cannot rewrite ${row.local_path}: ${failure.message}`), { code: failure.code });
   c.transaction(() => c.replaceLinks(id, links));
+  return true;
 }
 
 /** A document's original bytes read back from the WARC, its content encoding undone as the fetcher did. */
