@@ -53,6 +53,11 @@ export interface SearchHitRow {
 export interface SearchReply {
   /** Distinct matching texts, summed over the archives searched. */
   total: number;
+  /**
+   * How many of them were ranked (summed likewise): all, or where more match than an index ranks
+   * (RANK_MAX), its newest; hits page through the ranked ones only.
+   */
+  ranked: number;
   hits: SearchHitRow[];
   /** What to highlight in a page opened from a hit (words after NOT are left out). */
   terms: HighlightTerm[];

@@ -19,6 +19,11 @@ export function hitJson(h: SearchHit): { url: string; title: string | null; capt
   return { url: h.url, title: h.title, capture: { id: h.capture, date: h.fetchedAt }, snippet: snippetHtml(h.snippet), score: h.score };
 }
 
+/** When more texts match than are ranked, which were: said wherever the hits are shown. */
+export function rankedNote(r: { total: number; ranked: number }): string {
+  return r.ranked < r.total ? `, ranked among the newest ${r.ranked} matching texts: add words to narrow` : '';
+}
+
 function positiveInt(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--${flag} needs a whole number of at least 1, got '${v}'`, 'search');
@@ -52,11 +57,12 @@ export async function runSearch(args: string[]): Promise<number> {
     const query = positionals.slice(1).join(' ');
     const result = index.search(query, { limit, ...(kind !== undefined && { kind: kind as TextKind }), ...(capture !== undefined && { capture }) });
     if (values.json) {
-      process.stdout.write(JSON.stringify({ total: result.total, hits: result.hits.map(hitJson) }) + '\n');
+      process.stdout.write(JSON.stringify({ total: result.total, ranked: result.ranked, hits: result.hits.map(hitJson) }) + '\n');
       return 0;
     }
     const bold = process.stdout.isTTY ? ['\x1b[1m', '\x1b[0m'] : ['[', ']'];
-    const lines = [`${result.total} ${result.total === 1 ? 'match' : 'matches'} for ${query}${result.total > result.hits.length ? ` (best ${result.hits.length} shown)` : ''}`];
+    const shown = result.total > result.hits.length ? ` (best ${result.hits.length} shown${rankedNote(result)})` : '';
+    const lines = [`${result.total} ${result.total === 1 ? 'match' : 'matches'} for ${query}${shown}`];
     result.hits.forEach((h, i) => {
       lines.push(`${i + 1}. ${h.title || '(untitled)'} [${h.kind}]`, `   ${h.url}`, `   captured ${h.fetchedAt ?? 'unknown'} (capture ${h.capture}), score ${h.score}`);
       lines.push(`   ${h.snippet.replaceAll(MARK_START, bold[0]!).replaceAll(MARK_END, bold[1]!)}`);

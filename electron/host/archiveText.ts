@@ -37,6 +37,7 @@ export async function searchArchives(jobs: JobService, a: ParsedArgs<'archives.s
   const unindexed: SearchReply['unindexed'] = [];
   const found: { jobId: string; hit: SearchHit }[] = [];
   let total = 0;
+  let ranked = 0;
   // One archive pages in its index; several must each give their best offset + limit to merge.
   const perArchive = ids.length === 1 ? { limit: a.limit, offset: a.offset } : { limit: a.offset + a.limit, offset: 0 };
   for (const job of archives) {
@@ -48,6 +49,7 @@ export async function searchArchives(jobs: JobService, a: ParsedArgs<'archives.s
     try {
       const result = index.search(a.query, { ...perArchive, ...(a.kind !== undefined && { kind: a.kind }) });
       total += result.total;
+      ranked += result.ranked;
       for (const hit of result.hits) found.push({ jobId: job.id, hit });
     } catch (e) {
       if (e instanceof SearchError) throw new HostError('invalid-query', e.message);
@@ -65,7 +67,7 @@ export async function searchArchives(jobs: JobService, a: ParsedArgs<'archives.s
     urls.forEach((u, i) => localPaths.set(`${jobId} ${u}`, paths[i] ?? null));
   }
   const hits: SearchHitRow[] = page.map((f) => hitRow(f.jobId, f.hit, localPaths.get(`${f.jobId} ${f.hit.url}`) ?? null));
-  return { total, hits, terms: queryHighlights(a.query), unindexed };
+  return { total, ranked, hits, terms: queryHighlights(a.query), unindexed };
 }
 
 function hitRow(jobId: string, h: SearchHit, localPath: string | null): SearchHitRow {

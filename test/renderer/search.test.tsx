@@ -47,7 +47,10 @@ const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
 describe('search screen', () => {
   let api: FakeApi;
   const TOTAL = 45;
+  /** Ranked of TOTAL per archive: all unless a test says otherwise. */
+  let ranked = TOTAL;
   beforeEach(() => {
+    ranked = TOTAL;
     resetStores();
     useApp.setState({ info: appInfo('web') });
     useArchives.setState({ list: [archive('a'), archive('b')], loaded: true });
@@ -55,8 +58,8 @@ describe('search screen', () => {
       'archives.search': (a): ReturnType<typeof ok<SearchReply>> | { ok: false; error: { code: 'invalid-query'; message: string } } => {
         if (a.query.includes('"')) return { ok: false, error: { code: 'invalid-query', message: 'unmatched quote at character 1: close the phrase with another "' } };
         const offset = a.offset ?? 0;
-        const hits = a.ids.flatMap((id) => Array.from({ length: Math.min(20, TOTAL - offset) }, (_, i) => hit(id, offset + i + 1))).slice(0, 20);
-        return ok({ total: TOTAL * a.ids.length, hits, terms: [{ text: 'reading', prefix: false }, { text: 'room', prefix: true }], unindexed: a.ids.includes('b') ? [{ jobId: 'b', name: 'Archive b' }] : [] });
+        const hits = a.ids.flatMap((id) => Array.from({ length: Math.max(0, Math.min(20, ranked - offset)) }, (_, i) => hit(id, offset + i + 1))).slice(0, 20);
+        return ok({ total: TOTAL * a.ids.length, ranked: ranked * a.ids.length, hits, terms: [{ text: 'reading', prefix: false }, { text: 'room', prefix: true }], unindexed: a.ids.includes('b') ? [{ jobId: 'b', name: 'Archive b' }] : [] });
       },
     });
     setApi(api);
@@ -109,6 +112,26 @@ describe('search screen', () => {
     assert.equal((api.callsTo('archives.search').at(-1) as { offset: number }).offset, 20);
   });
 
+  it('says when only the newest matches were ranked, and pages through those only', async () => {
+    ranked = 30;
+    useNav.setState({ searchScope: 'a' });
+    render(<Search />);
+    await search('reading');
+    assert.match(screen.getByTestId('search-total').textContent ?? '', /1–20 of 45 matches/);
+    assert.match(screen.getByTestId('search-ranked').textContent ?? '', /newest 30 matching texts/);
+    fireEvent.click(screen.getByTestId('search-next'));
+    await settle();
+    assert.match(screen.getByTestId('search-total').textContent ?? '', /21–30 of 45/);
+    assert.equal((screen.getByTestId('search-next') as HTMLButtonElement).disabled, true);
+  });
+
+  it('says nothing of ranking when every match was ranked', async () => {
+    useNav.setState({ searchScope: 'a' });
+    render(<Search />);
+    await search('reading');
+    assert.equal(screen.queryByTestId('search-ranked'), null);
+  });
+
   it('opens a hit in the viewer with the words to highlight', async () => {
     useNav.setState({ searchScope: 'a' });
     render(<Search />);
@@ -143,7 +166,7 @@ describe('search screen', () => {
   });
 
   it('a hit with no offline copy cannot be opened', async () => {
-    setApi(fakeApi({ 'archives.search': () => ok({ total: 1, hits: [hit('a', 1, { localPath: null, kind: 'pdf' })], terms: [], unindexed: [] }) }));
+    setApi(fakeApi({ 'archives.search': () => ok({ total: 1, ranked: 1, hits: [hit('a', 1, { localPath: null, kind: 'pdf' })], terms: [], unindexed: [] }) }));
     useNav.setState({ searchScope: 'a' });
     render(<Search />);
     await search('reading');

@@ -150,6 +150,11 @@ export function toFtsQuery(query: string): string {
   return new Parser(tokens).parse();
 }
 
+/** Whether a query (one toFtsQuery accepts) asks for a prefix anywhere, `word*`. */
+export function hasPrefix(query: string): boolean {
+  return tokenize(query).some((t) => t.t === 'term' && t.prefix && WORD_CHAR.test(t.text));
+}
+
 /** The words and phrases a query looks for (not those after NOT), each once, with whether it is a prefix (`word*`). */
 export function queryHighlights(query: string): { text: string; prefix: boolean }[] {
   let tokens: Token[];

@@ -130,17 +130,22 @@ export function Search() {
               : `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${formatCount(reply.total)} ${reply.total === 1 ? 'match' : 'matches'} for ${asked.query}`}
             {busy && <span className="muted"> · searching…</span>}
           </div>
+          {reply.ranked < reply.total && (
+            <p className="notice small" data-testid="search-ranked">
+              Ranked among the newest {formatCount(reply.ranked)} matching texts only: add words to narrow the search.
+            </p>
+          )}
           <SearchHits
             hits={reply.hits}
             archiveName={asked.scope === ALL_ARCHIVES ? (id) => names.get(id) ?? id : null}
             onOpen={(h) => h.localPath !== null && useNav.getState().openViewer(h.jobId, h.localPath, reply.terms)}
           />
-          {reply.total > SEARCH_PAGE && (
+          {reply.ranked > SEARCH_PAGE && (
             <div className="pager">
               <button onClick={() => page(Math.max(0, asked.offset - SEARCH_PAGE))} disabled={asked.offset === 0 || busy} data-testid="search-prev">
                 ← Previous
               </button>
-              <button onClick={() => page(asked.offset + SEARCH_PAGE)} disabled={last >= reply.total || busy} data-testid="search-next">
+              <button onClick={() => page(asked.offset + SEARCH_PAGE)} disabled={last >= reply.ranked || busy} data-testid="search-next">
                 Next →
               </button>
             </div>

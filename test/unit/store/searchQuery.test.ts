@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { QuerySyntaxError, queryTerms, toFtsQuery } from '../../../electron/engine/store/searchQuery.js';
+import { hasPrefix, QuerySyntaxError, queryTerms, toFtsQuery } from '../../../electron/engine/store/searchQuery.js';
 
 describe('search query', () => {
   it('quotes every word, keeps operators, phrases, prefixes and parentheses', () => {
@@ -27,6 +27,13 @@ describe('search query', () => {
       ['- * ""', /empty query/],
     ];
     for (const [q, message] of cases) assert.throws(() => toFtsQuery(q), (e: unknown) => e instanceof QuerySyntaxError && message.test(e.message), q);
+  });
+
+  it('tells a query with a prefix from one without', () => {
+    assert.equal(hasPrefix('library catal*'), true);
+    assert.equal(hasPrefix('"rare books"* NOT x'), true);
+    assert.equal(hasPrefix('"rare books*" library'), false, 'a * inside a phrase is text');
+    assert.equal(hasPrefix('library - *'), false);
   });
 
   it('lists the words to highlight, not those after NOT', () => {

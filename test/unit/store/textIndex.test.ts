@@ -65,6 +65,7 @@ describe('text index', () => {
     assert.deepEqual(urls('cafe'), ['https://x.org/cafe']);
     assert.deepEqual(urls('BIBLIOTHEQUE'), ['https://x.org/cafe']);
     assert.deepEqual(urls('biblio*'), ['https://x.org/cafe']);
+    assert.match(index.search('biblio* OR heures', { limit: 20 }).hits[0]!.snippet, new RegExp(`${MARK_START}bibliothèque${MARK_END}.*${MARK_START}heures${MARK_END}`));
     assert.deepEqual(urls('biblio'), []);
   });
 
@@ -81,6 +82,20 @@ describe('text index', () => {
   it('filters by type and capture', () => {
     assert.deepEqual(urls('quillfeather', { kind: 'pdf' }), ['https://x.org/report.pdf']);
     assert.deepEqual(urls('quillfeather', { capture: 2 }), []);
+  });
+
+  it('ranks every match up to rankMax, past it the newest texts, and always counts them all', () => {
+    // quillfeather: /once, /many (and its ?ref=nav copy), /reverse, /report.pdf, indexed in that order.
+    const all = index.search('quillfeather', { limit: 20 });
+    assert.deepEqual([all.total, all.ranked, all.hits.length], [4, 4, 4]);
+    const exactlyMax = index.search('quillfeather', { limit: 20, rankMax: 4 });
+    assert.deepEqual([exactlyMax.total, exactlyMax.ranked], [4, 4]);
+    const capped = index.search('quillfeather', { limit: 20, rankMax: 2 });
+    assert.deepEqual([capped.total, capped.ranked], [4, 2]);
+    assert.deepEqual(capped.hits.map((h) => h.url).sort(), ['https://x.org/report.pdf', 'https://x.org/reverse']);
+    assert.ok(capped.hits[0]!.score >= capped.hits[1]!.score);
+    const pastTheEnd = index.search('quillfeather', { limit: 20, offset: 10 });
+    assert.deepEqual([pastTheEnd.total, pastTheEnd.hits.length], [4, 0]);
   });
 
   it('reports a bad query as a SearchError naming the problem', () => {
