@@ -117,7 +117,7 @@ function tables(r: QaReport): Table[] {
       title: 'Home page thumbnails',
       head: ['Seed', 'Thumbnail'],
       rows: r.thumbnails.map((t) => [t.url, t.image]),
-      empty: 'No thumbnails: this version of Harvest does not take screenshots.',
+      empty: 'No thumbnails: the pages were not rendered (crawl with --render, or run harvest thumbnails <archive-dir> on the finished archive).',
     },
     {
       title: 'Checksums',
