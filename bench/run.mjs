@@ -11,13 +11,15 @@ import { parseArgs } from 'node:util';
 import { ensureTools, PEERS } from './lib/crawlers.mjs';
 import { comparison, markdown } from './lib/report.mjs';
 import { scenario1, scenario2, scenario3, scenario4 } from './lib/scenarios.mjs';
+import { renderBench } from './render.mjs';
 import { searchBench } from './search.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
-  --scenarios 1,2,3,4,5,6   which scenarios (5 is measured during 1; 6 is search: query p50/p95 on synthetic
-                            indexes of 5,000 and 100,000 pages, bench/search.mjs) [all]
+  --scenarios 1,2,3,4,5,6,7 which scenarios (5 is measured during 1; 6 is search: query p50/p95 on synthetic
+                            indexes of 5,000 and 100,000 pages, bench/search.mjs; 7 is rendered capture
+                            against a static crawl, bench/render.mjs) [all]
   --pages N                 site size for scenarios 1 and 2 [5000]
   --scale A,B,C             site sizes for scenario 3 [1000,10000,100000]
   --queued N                URLs in scenario 3's frontier, 0 to skip [1000000]
@@ -25,6 +27,9 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --peers a,b | --no-peers  peers in scenarios 1 and 2 (${Object.keys(PEERS).join(', ')}) [all]
   --cap S                   seconds each peer may run [180]
   --harvest-cap S           seconds each Harvest crawl may run [3600]
+  --render-site N           site size for scenario 7 [1000]
+  --render-pages N          browser pages of scenario 7's --render crawl [2]
+  --browser-path FILE       the browser of scenario 7 [Harvest's own search: $HARVEST_CHROMIUM, the usual places]
   --linkcheck-max N         check coverage and links of scenario 3 sites up to N pages [10000]
   --out DIR                 work folder [/tmp/harvest-bench/<timestamp>]
   --sites DIR               generated sites, reused between runs [/tmp/harvest-bench/sites]
@@ -35,7 +40,7 @@ Results: bench/results/<timestamp>.json and .md, and the tables on stdout.`;
 
 const { values: o } = parseArgs({
   options: {
-    scenarios: { type: 'string', default: '1,2,3,4,5,6' },
+    scenarios: { type: 'string', default: '1,2,3,4,5,6,7' },
     pages: { type: 'string', default: '5000' },
     scale: { type: 'string', default: '1000,10000,100000' },
     queued: { type: 'string', default: '1000000' },
@@ -44,6 +49,9 @@ const { values: o } = parseArgs({
     'no-peers': { type: 'boolean', default: false },
     cap: { type: 'string', default: '180' },
     'harvest-cap': { type: 'string', default: '3600' },
+    'render-site': { type: 'string', default: '1000' },
+    'render-pages': { type: 'string', default: '2' },
+    'browser-path': { type: 'string' },
     'linkcheck-max': { type: 'string', default: '10000' },
     out: { type: 'string' },
     sites: { type: 'string', default: '/tmp/harvest-bench/sites' },
@@ -71,7 +79,7 @@ const numbers = (name, v) => v.split(',').map((x) => positive(name, x.trim()));
 
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 const wanted = new Set(o.scenarios.split(',').map((s) => s.trim()));
-for (const s of wanted) if (!['1', '2', '3', '4', '5', '6'].includes(s)) fail(`unknown scenario '${s}'`);
+for (const s of wanted) if (!['1', '2', '3', '4', '5', '6', '7'].includes(s)) fail(`unknown scenario '${s}'`);
 const peers = o['no-peers'] ? [] : o.peers.split(',').map((p) => p.trim()).filter(Boolean);
 for (const p of peers) if (!PEERS[p]) fail(`unknown peer '${p}'`);
 const scale = numbers('scale', o.scale);
@@ -88,6 +96,9 @@ const ctx = {
   peers,
   cap: positive('cap', o.cap),
   harvestCap: positive('harvest-cap', o['harvest-cap']),
+  renderSitePages: positive('render-site', o['render-site']),
+  renderPages: positive('render-pages', o['render-pages']),
+  browserPath: o['browser-path'] ? path.resolve(o['browser-path']) : null,
   linkcheckMaxPages: positive('linkcheck-max', o['linkcheck-max']),
   keepMirrors: o['keep-mirrors'],
   rawLimit: true,
@@ -149,6 +160,7 @@ const plan = [
   ['3', scenario3, wanted.has('3')],
   ['4', scenario4, wanted.has('4')],
   ['6', () => searchBench({ work: path.join(ctx.sitesDir, '..', 'search'), log: ctx.log }), wanted.has('6')],
+  ['7', renderBench, wanted.has('7')],
 ];
 ctx.log(`work folder ${ctx.out}`);
 for (const [name, run, on] of plan) {

@@ -51,27 +51,34 @@ export function memoryOf(pid) {
 }
 
 /**
- * Peak VmHWM over a process tree, sampled: the fallback for when `timeout` has to SIGKILL a crawler,
- * which kills `timeout` too and loses the rusage `time -v` would have printed.
+ * Peak VmHWM of any one process of a tree, sampled: the fallback for when `timeout` has to SIGKILL a
+ * crawler, which kills `timeout` too and loses the rusage `time -v` would have printed. Also the
+ * peak of the tree's summed VmRSS below `time` and `timeout` (the crawler and everything it started,
+ * a browser's processes included); pages shared between processes count once per process.
  */
 export function watchPeakRss(rootPid, everyMs = 500) {
   let peakKiB = 0;
+  let treePeakKiB = 0;
   const sample = () => {
-    for (const pid of descendantsOf(rootPid)) {
+    let sumKiB = 0;
+    // Breadth-first: [time, timeout, crawler, ...what the crawler started].
+    for (const [i, pid] of descendantsOf(rootPid).entries()) {
       const m = memoryOf(pid);
       if (m && m.hwmKiB > peakKiB) peakKiB = m.hwmKiB;
+      if (m && i >= 2) sumKiB += m.rssKiB;
     }
+    treePeakKiB = Math.max(treePeakKiB, sumKiB);
   };
   const timer = setInterval(sample, everyMs);
   sample();
-  return { stop: () => (clearInterval(timer), peakKiB) };
+  return { stop: () => (clearInterval(timer), { peakKiB, treePeakKiB }) };
 }
 
 /**
  * Runs `cmd` under `/usr/bin/time -v timeout -k 10 <cap>`, in `dir`; resolves with wall seconds
  * (measured here), exit code, whether the cap stopped it, peak RSS and CPU.
  */
-export function runMeasured(cmd, { dir, capSeconds, env }) {
+export function runMeasured(cmd, { dir, capSeconds, env, sampleMs }) {
   fs.mkdirSync(dir, { recursive: true });
   const timeFile = path.join(dir, 'time.txt');
   const log = fs.openSync(path.join(dir, 'output.txt'), 'w');
@@ -81,11 +88,11 @@ export function runMeasured(cmd, { dir, capSeconds, env }) {
     stdio: ['ignore', log, log],
     env: { ...process.env, ...env },
   });
-  const watch = watchPeakRss(child.pid);
+  const watch = watchPeakRss(child.pid, sampleMs);
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => {
       const wallSeconds = (performance.now() - started) / 1000;
-      const polledKiB = watch.stop();
+      const polled = watch.stop();
       fs.closeSync(log);
       const t = fs.existsSync(timeFile) ? parseTimeV(fs.readFileSync(timeFile, 'utf8')) : {};
       // time -v reports 124 from timeout when the cap's TERM ended the run, 137 when KILL was needed.
@@ -96,7 +103,8 @@ export function runMeasured(cmd, { dir, capSeconds, env }) {
         exit,
         capped,
         wallSeconds: round(wallSeconds, 2),
-        maxRssMiB: round(Math.max(t.signal === 9 ? 0 : (t.maxRssKiB ?? 0), polledKiB) / 1024, 1),
+        maxRssMiB: round(Math.max(t.signal === 9 ? 0 : (t.maxRssKiB ?? 0), polled.peakKiB) / 1024, 1),
+        treeRssMiB: round(polled.treePeakKiB / 1024, 1),
         cpuSeconds: t.cpuSeconds == null ? null : round(t.cpuSeconds, 1),
         loadavgBefore: loadBefore,
         loadavgAfter: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),

@@ -1,4 +1,5 @@
 // Markdown tables, Harvest's ratios to each peer and to the issue's targets, and comparison with an earlier run.
+import { renderSummary } from '../render.mjs';
 const f = (x, d = 0) => (x == null ? '–' : typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d }) : String(x));
 const ratio = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 100) / 100);
 const pct = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 1000) / 10);
@@ -81,6 +82,8 @@ export function targets(results) {
     add('4', 'first new fetch ≤ 2 s after `harvest resume`', `${f(s4.resume.firstNewFetchSeconds, 2)} s`, s4.resume.firstNewFetchSeconds != null && s4.resume.firstNewFetchSeconds <= 2);
     add('4', 'extra requests ≤ URLs in flight at the kill', `${f(s4.extraRequests)} re-fetched vs ${f(s4.killedAt.inFlight)} in flight`, s4.killedAt.inFlight != null && s4.extraRequests <= s4.killedAt.inFlight);
   }
+  const s7 = results.scenarios['7'];
+  if (s7) add('7', `--render keeps ≥ ${f(s7.aim * 100, 1)}% of the static pages/s with ${s7.renderPages} browser pages`, `${f(s7.share * 100, 1)}% (${f(s7.render.pagesPerSec, 2)} vs ${f(s7.static.pagesPerSec, 2)} pages/s)`, s7.met);
   return t;
 }
 
@@ -142,6 +145,8 @@ export function markdown(results) {
     const g = s1.responsiveness;
     out.push('## Scenario 5: progress events during scenario 1', '', `${f(g.progressEvents)} progress events; gaps p50 ${f(g.p50Ms)} ms, p99 ${f(g.p99Ms)} ms, max ${f(g.maxMs)} ms; ${f(g.overLimit)} gaps over ${g.limitMs} ms.`, '');
   }
+  const s7 = results.scenarios['7'];
+  if (s7) out.push(`## Scenario 7: rendered capture against a static crawl, ${f(s7.pages)}-page site`, '', ...renderSummary(s7).map((l) => `- ${l}`), '');
   for (const [k, v] of Object.entries(results.scenarios)) if (k.endsWith('-error')) out.push(`Scenario ${k.replace('-error', '')} failed: ${v}`, '');
   out.push('## Targets', '', '| scenario | target | measured | met |', '|---|---|---|---|');
   for (const t of targets(results)) out.push(`| ${t.scenario} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
@@ -162,6 +167,8 @@ function keyFigures(r) {
   if (q) k[`s3 ${q.queuedUrls} queued peak RSS MiB`] = Math.max(q.crawl.peakRssMiB ?? 0, q.resume.peakRssMiB ?? 0);
   const s4 = r.scenarios?.['4'];
   if (s4) Object.assign(k, { 's4 first new fetch s': s4.resume.firstNewFetchSeconds, 's4 extra requests': s4.extraRequests });
+  const s7 = r.scenarios?.['7'];
+  if (s7) Object.assign(k, { 's7 static pages/s': s7.static.pagesPerSec, 's7 render pages/s': s7.render.pagesPerSec, 's7 render share': s7.share, 's7 render tree peak RSS MiB': s7.render.treeRssMiB });
   return k;
 }
 

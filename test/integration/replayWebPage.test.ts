@@ -4,9 +4,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Frame } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Frame } from 'playwright-core';
 import { PROJECT_ROOT, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
+import { startJsSite, type JsSite } from '../helpers/jsSite.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -18,8 +19,15 @@ interface ReplayedImage {
   src: string;
   scrollIntoView(): void;
 }
-declare const document: { images: ArrayLike<ReplayedImage> };
+declare const document: { images: ArrayLike<ReplayedImage>; querySelectorAll(selector: string): ArrayLike<unknown> };
 const RWP_DIR = path.join(PROJECT_ROOT, 'node_modules', 'replaywebpage');
+
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
 
 /**
  * Serves ReplayWeb.page's ui.js and sw.js, an embedding page and the WACZ, with the byte ranges
@@ -110,10 +118,7 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
 
     const started = await startViewerServer(wacz, deep);
     viewer = started.server;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     await page.goto(`${started.origin}/`);
 
@@ -148,8 +153,8 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
 });
 
 /** The replay frame of `pageUrl` in ReplayWeb.page's embed, once loaded. */
-async function replayFrame(browser: Browser, origin: string, pageUrl: string): Promise<Frame> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+async function replayFrame(opener: Browser | BrowserContext, origin: string, pageUrl: string): Promise<Frame> {
+  const page = await opener.newPage({ viewport: { width: 1280, height: 1000 } });
   await page.goto(`${origin}/`);
   let frame: Frame | undefined;
   const deadline = Date.now() + 60_000;
@@ -206,10 +211,7 @@ describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM
 
     const stamps = await captureStamps(archive);
     assert.equal(stamps.length, 2);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
     for (const [i, words] of ['First words.', 'Second words.'].entries()) {
       const viewer = await startViewerServer(wacz, `${origin}/`, stamps[i]);
       servers.push(viewer.server);
@@ -227,3 +229,80 @@ async function captureStamps(archive: string): Promise<string[]> {
   // A time inside each capture: its end, to the second (the seed was fetched before it).
   return captures.map((c) => (c.finishedAt ?? c.startedAt).replace(/\D/g, '').slice(0, 14));
 }
+
+describe('a WACZ of a --render crawl in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
+  let work: string;
+  let site: JsSite;
+  const servers: Server[] = [];
+  let browser: Browser | null = null;
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-rwp-render-'));
+    site = await startJsSite();
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const s of servers) s.close();
+    await site?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  /**
+   * Crawls the JS site with `flags`, exports a WACZ and replays its listing page from the WACZ:
+   * the listing's items as shown, the status the replay gave the listing script's /api/items.json,
+   * requests that tried to leave 127.0.0.0/8 (aborted) and requests that reached the live site.
+   */
+  async function replayListing(name: string, flags: string[]) {
+    const archive = path.join(work, name);
+    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archive, '--quiet', '--delay-ms', '0', ...flags], { timeoutMs: 180_000 });
+    assert.equal(crawl.status, 0, crawl.stderr);
+    const wacz = path.join(work, `${name}.wacz`);
+    const exported = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const listing = `${site.origin}/listing`;
+    const viewer = await startViewerServer(wacz, listing);
+    servers.push(viewer.server);
+    const context = await browser!.newContext();
+    const offLoopback: string[] = [];
+    // Service workers' requests (ReplayWeb.page reads the WACZ from one) pass through here too.
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname)) return route.continue();
+      offLoopback.push(url.href);
+      return route.abort('blockedbyclient');
+    });
+    const liveBefore = site.requests.length;
+    try {
+      const api = context.waitForEvent('response', { predicate: (r) => r.url().endsWith(`mp_/${site.origin}/api/items.json`), timeout: 60_000 });
+      const frame = await replayFrame(context, viewer.origin, listing);
+      const apiStatus = (await api).status();
+      // Filled from the archived JSON, or given a moment to show that nothing comes.
+      if (apiStatus === 200) await frame.waitForFunction(() => document.querySelectorAll('#items li').length >= 2, undefined, { timeout: 30_000 });
+      else await frame.waitForTimeout(1_000);
+      const items = await frame.locator('#items li').allInnerTexts();
+      const visible = (await frame.locator('#items li').count()) > 0 && (await frame.locator('#items li').first().isVisible());
+      return { items: items.map((t) => t.trim()), visible, apiStatus, offLoopback, liveRequests: site.requests.slice(liveBefore) };
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('replays the listing its script built from /api/items.json, with nothing leaving 127.0.0.0/8', async () => {
+    const r = await replayListing('rendered', ['--render', '--browser-path', CHROMIUM]);
+    assert.equal(r.apiStatus, 200, 'the JSON the page fetched while rendering is in the WACZ');
+    assert.deepEqual(r.items.slice(0, 2), ['Item Alpha', 'Item Beta']);
+    assert.ok(r.visible, 'the listing is shown');
+    assert.deepEqual(r.offLoopback, []);
+    assert.deepEqual(r.liveRequests, [], 'replayed from the WACZ alone');
+  });
+
+  it('a static crawl of the same site replays an empty listing (what --render adds)', async () => {
+    const r = await replayListing('static', []);
+    assert.equal(r.apiStatus, 404, 'the JSON was never fetched');
+    assert.deepEqual(r.items, []);
+    assert.deepEqual(r.offLoopback, []);
+    assert.deepEqual(r.liveRequests, []);
+  });
+});

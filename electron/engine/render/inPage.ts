@@ -11,11 +11,6 @@ export const SCROLL_STEP = `(async () => {
   return el.scrollTop + window.innerHeight >= el.scrollHeight - 2;
 })()`;
 
-export const SCROLL_TO_TOP = `(async () => {
-  window.scrollTo(0, 0);
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-})()`;
-
 /**
  * Clicks one visible "load more" style button (never a link: that would navigate) and says whether
  * it did. Each button is clicked once.
@@ -41,10 +36,12 @@ export const CLICK_LOAD_MORE = `(() => {
  * (JSON, templates) stay. Style sheets built through the CSSOM, whose rules are not in any
  * element's text, are written out. A page that navigated by script gets a meta refresh to where it
  * went, so the copy redirects as the page did. The result starts with a byte order mark: it is
- * UTF-8 whatever the page's original charset, and says so to every later reader.
+ * UTF-8 whatever the page's original charset, and says so to every later reader. The page is
+ * scrolled back to the top in the same step (one round trip fewer per page), ready for the thumbnail.
  */
 export function serializeDom(redirectTo: string | null): string {
-  return `(() => {
+  return `(async () => {
+  window.scrollTo(0, 0);
   const redirectTo = ${JSON.stringify(redirectTo)};
   const live = [...document.querySelectorAll('style')];
   const root = document.documentElement.cloneNode(true);
@@ -78,6 +75,8 @@ export function serializeDom(redirectTo: string | null): string {
   }
   const dt = document.doctype;
   const doctype = dt ? '<!DOCTYPE ' + dt.name + (dt.publicId ? ' PUBLIC "' + dt.publicId + '"' : '') + (dt.systemId ? (dt.publicId ? '' : ' SYSTEM') + ' "' + dt.systemId + '"' : '') + '>\\n' : '';
-  return '\\uFEFF' + doctype + root.outerHTML;
+  const html = '\\uFEFF' + doctype + root.outerHTML;
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return html;
 })()`;
 }

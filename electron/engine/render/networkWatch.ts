@@ -1,8 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
-/** How often the watch looks at its counters while waiting. */
-const POLL_MS = 20;
-
 /**
  * Counts a page's requests in progress. Every request goes through the renderer's route handler,
  * so this sees all of them: "idle" means none in progress for a quiet period, not a guess.
@@ -10,21 +5,23 @@ const POLL_MS = 20;
 export class NetworkWatch {
   private pending = 0;
   private lastChangeMs = Date.now();
+  /** Waits woken by a request starting or ending. */
+  private readonly waiting = new Set<() => void>();
 
   started(): void {
-    this.pending++;
-    this.lastChangeMs = Date.now();
+    this.changed(1);
   }
 
   finished(): void {
-    this.pending--;
-    this.lastChangeMs = Date.now();
+    this.changed(-1);
   }
 
   /**
    * Resolves once no request has been in progress for `quietMs`, or after `maxMs` at most;
    * returns whether the network went quiet. Waits at least `graceMs` in any case: what the page
-   * just did (a scroll) may start requests a moment later.
+   * just did (a scroll) may start requests a moment later. Woken by the requests themselves and
+   * by a timer set to the moment the quiet period ends, not by polling: a render settles several
+   * times, and each wait ends when it is due.
    */
   async idle(quietMs: number, maxMs: number, graceMs: number, signal?: AbortSignal): Promise<boolean> {
     const start = Date.now();
@@ -32,9 +29,33 @@ export class NetworkWatch {
     const quietFrom = start + Math.min(graceMs, quietMs) - quietMs;
     for (;;) {
       const now = Date.now();
-      if (this.pending === 0 && now - Math.max(this.lastChangeMs, quietFrom) >= quietMs) return true;
+      const quietAt = Math.max(this.lastChangeMs, quietFrom) + quietMs;
+      if (this.pending === 0 && now >= quietAt) return true;
       if (now >= until) return false;
-      await sleep(Math.min(POLL_MS, until - now), undefined, signal ? { signal } : undefined);
+      await this.change((this.pending === 0 ? Math.min(quietAt, until) : until) - now, signal);
     }
+  }
+
+  private changed(by: number): void {
+    this.pending += by;
+    this.lastChangeMs = Date.now();
+    for (const wake of [...this.waiting]) wake();
+  }
+
+  /** Resolves at the next request starting or ending, or after `ms`; rejects when `signal` aborts. */
+  private change(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        signal?.removeEventListener('abort', abort);
+      };
+      const wake = () => (done(), resolve());
+      const abort = () => (done(), reject(signal!.reason));
+      const timer = setTimeout(wake, ms);
+      this.waiting.add(wake);
+      signal?.addEventListener('abort', abort, { once: true });
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
-import { CLICK_LOAD_MORE, SCROLL_STEP, SCROLL_TO_TOP, serializeDom } from './inPage.js';
+import { CLICK_LOAD_MORE, SCROLL_STEP, serializeDom } from './inPage.js';
 import { NetworkWatch } from './networkWatch.js';
 import { RenderAbortedError, type PageResponse, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
 
@@ -236,7 +236,6 @@ async function capture(page: Page, cdp: CDPSession, cur: Current, policy: Render
   }
   if (deadline.left(CAPTURE_RESERVE_MS) === 0) timedOut = true;
   const reserve = Math.max(1, Math.max(deadline.left(), CAPTURE_RESERVE_MS));
-  await within(page.evaluate(SCROLL_TO_TOP), reserve, 'scrolling back');
   const html = await within(page.evaluate(serializeDom(navigations[0] ?? null)) as Promise<string>, reserve, 'serializing the page');
   const thumbnail = await thumbnailOf(cdp, reserve);
   const screenshot = policy.screenshots ? await screenshotOf(page, reserve) : null;
