@@ -96,7 +96,7 @@ describe('originals for the finishing rewrite pass', () => {
     const pool = new DocumentPool({ mirrorRoot: archive.mirror.root, tmpDir: archive.mirror.tmpDir });
     try {
       await pool.ready();
-      assert.equal(await finalizeMirror(archive, pool), 2);
+      assert.equal(await finalizeMirror(archive, pool), 1, 'the intact document rewritten, the damaged one left as it was');
     } finally {
       await pool.close();
       archive.close();
