@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,7 @@ import { CLI } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
+import { CHROMIUM, launchChromium, replayFrame, startViewerServer } from '../helpers/replayViewer.js';
 import { extractZip } from '../helpers/zipReadBack.js';
 
 /** Six sites of 60 pages on their own loopback addresses, each answer 50 ms late. */
@@ -147,6 +148,21 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.equal(exported.status, 0, exported.stderr);
     const verify = await runHarvest(['verify', wacz, '--deep']);
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+    // ReplayWeb.page replays a page of the first site from it, with the page's own stylesheet.
+    if (existsSync(CHROMIUM)) {
+      const pageUrl = `${site.origins[0]}/p/1.html`;
+      const viewer = await startViewerServer(wacz, pageUrl);
+      const browser = await launchChromium();
+      try {
+        const frame = await replayFrame(browser, viewer.origin, pageUrl);
+        assert.equal(await frame.title(), 'Site 0 page 1');
+        assert.equal((await frame.textContent('h1'))?.trim(), 'Site 0, page 1');
+        await frame.waitForFunction('getComputedStyle(document.body).backgroundImage.includes("/img/0.png")', undefined, { timeout: 30_000 });
+      } finally {
+        await browser.close();
+        viewer.server.close();
+      }
+    }
 
     // The offline copy: after the finishing pass, the same files as one machine's, byte for byte,
     // and exported as a ZIP (the entry page is each harvest's own).

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Frame } from 'playwright-core';
-import { PROJECT_ROOT, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
+import type { Browser, Frame } from 'playwright-core';
+import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { startJsSite, type JsSite } from '../helpers/jsSite.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, launchChromium, replayFrame, startViewerServer } from '../helpers/replayViewer.js';
 
 /** What the checks below use of the replayed page's DOM (the project builds without DOM types). */
 interface ReplayedImage {
@@ -20,58 +19,6 @@ interface ReplayedImage {
   scrollIntoView(): void;
 }
 declare const document: { images: ArrayLike<ReplayedImage>; querySelectorAll(selector: string): ArrayLike<unknown> };
-const RWP_DIR = path.join(PROJECT_ROOT, 'node_modules', 'replaywebpage');
-
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-}
-
-/**
- * Serves ReplayWeb.page's ui.js and sw.js, an embedding page and the WACZ, with the byte ranges
- * ReplayWeb.page reads a WACZ by.
- */
-function startViewerServer(wacz: string, pageUrl: string, ts?: string): Promise<{ server: Server; origin: string }> {
-  const embed = `<!doctype html><meta charset="utf-8"><script src="/ui.js"></script>
-<replay-web-page source="/archive.wacz" url="${pageUrl}"${ts ? ` ts="${ts}"` : ''} replayBase="/" embed="replayonly" style="display:block;width:1200px;height:900px"></replay-web-page>`;
-  const files: Record<string, { file: string; type: string }> = {
-    '/ui.js': { file: path.join(RWP_DIR, 'ui.js'), type: 'application/javascript' },
-    '/sw.js': { file: path.join(RWP_DIR, 'sw.js'), type: 'application/javascript' },
-    '/archive.wacz': { file: wacz, type: 'application/wacz+zip' },
-  };
-  const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    if (pathname === '/' || pathname === '/index.html') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(embed);
-      return;
-    }
-    const f = files[pathname];
-    if (!f) {
-      res.writeHead(404).end();
-      return;
-    }
-    const size = statSync(f.file).size;
-    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    const end = range && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    res.writeHead(range ? 206 : 200, {
-      'Content-Type': f.type,
-      'Accept-Ranges': 'bytes',
-      'Content-Length': String(end - start + 1),
-      ...(range && { 'Content-Range': `bytes ${start}-${end}/${size}` }),
-    });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(f.file, { start, end }).pipe(res);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const addr = server.address();
-      resolve({ server, origin: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` });
-    }),
-  );
-}
 
 /** Pages at depth 3 or more that show images of their own site. */
 async function deepPagesWithImages(archive: string, origin: string): Promise<string[]> {
@@ -151,21 +98,6 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
     assert.ok(title.length > 0, 'the page rendered with its title');
   });
 });
-
-/** The replay frame of `pageUrl` in ReplayWeb.page's embed, once loaded. */
-async function replayFrame(opener: Browser | BrowserContext, origin: string, pageUrl: string): Promise<Frame> {
-  const page = await opener.newPage({ viewport: { width: 1280, height: 1000 } });
-  await page.goto(`${origin}/`);
-  let frame: Frame | undefined;
-  const deadline = Date.now() + 60_000;
-  while (!frame && Date.now() < deadline) {
-    frame = page.frames().find((f) => f.url().endsWith(pageUrl) && f.url().includes('mp_/'));
-    if (!frame) await page.waitForTimeout(250);
-  }
-  assert.ok(frame, `a replay frame for ${pageUrl} (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
-  await frame.waitForLoadState('load');
-  return frame;
-}
 
 describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
   let work: string;
