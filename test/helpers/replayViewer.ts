@@ -61,7 +61,10 @@ export function startViewerServer(wacz: string, pageUrl: string, ts?: string): P
   );
 }
 
-/** The replay frame of `pageUrl` in ReplayWeb.page's embed, once loaded. */
+/**
+ * The replay frame of `pageUrl` in ReplayWeb.page's embed, once loaded: the iframe whose URL ends
+ * with the archived URL (…/<ts>mp_/<url>).
+ */
 export async function replayFrame(opener: Browser | BrowserContext, origin: string, pageUrl: string): Promise<Frame> {
   const page = await opener.newPage({ viewport: { width: 1280, height: 1000 } });
   await page.goto(`${origin}/`);

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Frame } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { startJsSite, type JsSite } from '../helpers/jsSite.js';
@@ -66,18 +66,7 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
     const started = await startViewerServer(wacz, deep);
     viewer = started.server;
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.goto(`${started.origin}/`);
-
-    // The replayed page sits in an iframe whose URL ends with the archived URL (…/<ts>mp_/<url>).
-    let frame: Frame | undefined;
-    const deadline = Date.now() + 60_000;
-    while (!frame && Date.now() < deadline) {
-      frame = page.frames().find((f) => f.url().endsWith(deep) && f.url().includes('mp_/'));
-      if (!frame) await page.waitForTimeout(250);
-    }
-    assert.ok(frame, `a replay frame for ${deep} (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
-    await frame.waitForLoadState('load');
+    const frame = await replayFrame(browser, started.origin, deep);
     await frame.waitForFunction(() => document.images.length > 0, undefined, { timeout: 30_000 });
     // Lazy images load once scrolled to.
     await frame.evaluate(async () => {
