@@ -65,7 +65,7 @@ export async function commitBatch(
     if (discoveries.length > 0) await admit(c, discoveries, maxQueryVariants);
     await record(c, worker, lease.id, r.outcomes);
     await c.query(`UPDATE leases SET done_at = now(), outcome = 'done' WHERE id = $1`, [lease.id]);
-    await c.query('UPDATE sites SET holder = NULL WHERE site = $1 AND holder = $2', [lease.site, worker]);
+    await c.query('UPDATE sites SET holder = NULL, free_since = now() WHERE site = $1 AND holder = $2', [lease.site, worker]);
     await c.query('UPDATE workers SET fetched = fetched + $2, bytes = bytes + $3, failures = failures + $4 WHERE id = $1', [
       worker,
       r.fetched,

@@ -102,7 +102,7 @@ export async function reclaimDead(db: pg.Pool, timeoutMs: number): Promise<Recla
     );
     // A lease commits all its URLs at once, so an open lease's URLs all came back.
     await c.query(`UPDATE leases SET done_at = now(), outcome = 'reclaimed', returned = taken WHERE worker = ANY($1) AND done_at IS NULL`, [dead]);
-    await c.query('UPDATE sites SET holder = NULL WHERE holder = ANY($1)', [dead]);
+    await c.query('UPDATE sites SET holder = NULL, free_since = now() WHERE holder = ANY($1)', [dead]);
     return { workers: dead, urls: Number(back.rows[0]?.n ?? 0) };
   });
 }
@@ -112,13 +112,17 @@ export async function liveWorkers(db: pg.Pool, timeoutMs: number): Promise<strin
   return r.rows.map((row) => row.id);
 }
 
-/** Sites with URLs due now, and whether anything at all is still to do (queued or leased). */
-export async function workToDo(db: pg.Pool): Promise<{ sites: string[]; pending: boolean }> {
-  const due = await db.query<{ site: string }>(
-    `SELECT DISTINCT site FROM urls WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= now())`,
+/**
+ * Sites with URLs due now; of those, the ones no worker has held for `waitingMs` (their own worker
+ * serves as many sites as it may); and whether anything at all is still to do (queued or leased).
+ */
+export async function workToDo(db: pg.Pool, waitingMs: number): Promise<{ sites: string[]; waiting: string[]; pending: boolean }> {
+  const due = await db.query<{ site: string; waiting: boolean }>(
+    `SELECT s.site, (s.holder IS NULL AND s.free_since <= now() - ${interval(waitingMs)}) AS waiting
+     FROM sites s WHERE EXISTS (SELECT 1 FROM urls u WHERE u.site = s.site AND u.state = 'queued' AND (u.retry_at IS NULL OR u.retry_at <= now()))`,
   );
   const pending = await db.query<{ p: boolean }>(`SELECT EXISTS (SELECT 1 FROM urls WHERE state IN ('queued', 'leased')) AS p`);
-  return { sites: due.rows.map((r) => r.site), pending: pending.rows[0]!.p };
+  return { sites: due.rows.map((r) => r.site), waiting: due.rows.filter((r) => r.waiting).map((r) => r.site), pending: pending.rows[0]!.p };
 }
 
 export interface LeasedUrl {

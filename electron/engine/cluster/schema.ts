@@ -42,6 +42,8 @@ CREATE TABLE workers (
 CREATE TABLE sites (
   site text PRIMARY KEY,
   holder text REFERENCES workers (id),
+  -- since when no worker holds it (a site waiting long is served by any worker with room)
+  free_since timestamptz NOT NULL DEFAULT now(),
   robots_status int,
   robots_body text,
   robots_error text,

@@ -42,6 +42,10 @@ export interface WorkerOptions {
 /** How often the loop looks for work when it has none, or all its sites are busy. */
 const POLL_MS = 100;
 
+/** A site free this long was left by its own worker (which looks every POLL_MS): any worker may take it. */
+const STRAY_AFTER_MS = 1_000;
+const ADAPTIVE_STRAY_AFTER_MS = 5_000;
+
 export type WorkerEnd = 'finished' | 'stopped';
 
 /**
@@ -157,13 +161,18 @@ export class ClusterWorker {
         this.followPoliteness(harvest.job.politeness, log);
         const active = activeOf(await liveWorkers(this.db, this.leaseTimeoutMs), harvest.activeWorkers);
         this.reportStandby(!active.includes(this.o.id), log);
-        const work = await workToDo(this.db);
+        const work = await workToDo(this.db, this.strayAfterMs());
         if (!work.pending && this.running.size === 0) {
           end = 'finished';
           break;
         }
-        const mine = active.includes(this.o.id) ? work.sites.filter((s) => workerForSite(s, active) === this.o.id && !this.running.has(s)) : [];
-        for (const site of mine) {
+        const leasing = active.includes(this.o.id);
+        const owned = (s: string) => workerForSite(s, active) === this.o.id;
+        const mine = leasing ? work.sites.filter((s) => owned(s) && !this.running.has(s)) : [];
+        // Sites left waiting by their own worker (it serves as many sites as it may), taken by a
+        // worker with room, so the harvest's tail does not wait on the worker the hash gave most.
+        const strays = leasing ? work.waiting.filter((s) => !owned(s) && !this.running.has(s)) : [];
+        for (const site of [...mine, ...strays]) {
           if (this.running.size >= this.o.sites) break;
           const size = this.nextBatchSize();
           const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean());
@@ -199,6 +208,15 @@ export class ClusterWorker {
     this.tools.fetcher.setConnectionsPerOrigin(p.perHostConnections);
     this.sizing.connections = p.perHostConnections;
     log(`now ${describePoliteness(p)}`);
+  }
+
+  /**
+   * How long a site must have been free before another worker takes it: longer than the job's
+   * delay, so the change of worker (and of host gate) never shortens the gap between two requests.
+   * The adaptive delay is not known across workers; its ceiling for a 2.5 s response is taken.
+   */
+  private strayAfterMs(): number {
+    return Math.max(STRAY_AFTER_MS, this.job.politeness.delayMs ?? ADAPTIVE_STRAY_AFTER_MS);
   }
 
   private reportStandby(standby: boolean, log: (line: string) => void): void {
