@@ -307,6 +307,21 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
   });
 
+  it('a site its own worker leaves waiting is served by a worker with room', async () => {
+    const { db, store } = await newHarvest();
+    const [busy, roomy] = namesOwningSites('r', 2, site.origins);
+    const addresses = ['127.0.0.51', '127.0.0.52'];
+    const since = Date.now();
+    // The busy worker serves one site at a time, so the other sites the hash gives it wait.
+    const workers = [startWorker(db, store, busy!, addresses[0]!, ['--sites', '1']), startWorker(db, store, roomy!, addresses[1]!)];
+    for (const w of workers) assert.equal(await w.exit, 0, w.log());
+    const busySites = site.origins.filter((o) => workerForSite(o, [busy!, roomy!]) === busy);
+    const servedToRoomy = new Set(site.served.filter((s) => s.startMs >= since && s.from === addresses[1] && busySites.includes(s.site)).map((s) => s.site));
+    assert.ok(servedToRoomy.size > 0, `the worker with room served none of ${busySites.join(', ')}`);
+    assert.deepEqual(site.sharedSites(since), [], 'never two workers on one site at once');
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
+  });
+
   it('a slow worker ends with smaller batches than the fast ones', async () => {
     const { db, store } = await newHarvest();
     const names = namesOwningSites('s', 3, site.origins);
