@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { parseJob, type Job, type LiveControl } from '../../../shared/job.js';
 import { applyControl } from '../crawl/liveControl.js';
 import { inTransaction } from './coordination.js';
-import { ClusterSetupError } from './errors.js';
 import { readHarvest } from './schema.js';
 
 /** A change to a running cluster harvest: politeness for every worker, and how many workers lease. */
@@ -20,8 +19,7 @@ export interface ClusterControl {
 export async function controlCluster(db: pg.Pool, control: ClusterControl): Promise<{ politeness: Job['politeness']; activeWorkers: number | null }> {
   await readHarvest(db); // a database without a harvest, or of another version, is named here
   return inTransaction(db, async (c) => {
-    const row = (await c.query<{ job: unknown; active_workers: number | null }>('SELECT job, active_workers FROM harvest FOR UPDATE')).rows[0];
-    if (row === undefined) throw new ClusterSetupError("this database holds no harvest: create one with 'harvest cluster init'");
+    const row = (await c.query<{ job: unknown; active_workers: number | null }>('SELECT job, active_workers FROM harvest FOR UPDATE')).rows[0]!;
     const job = parseJob(row.job);
     const politeness = control.politeness === undefined ? job.politeness : applyControl(job, control.politeness);
     const activeWorkers = control.activeWorkers === undefined ? row.active_workers : control.activeWorkers;

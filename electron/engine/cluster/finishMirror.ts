@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { WARCParser } from 'warcio';
 import { DocumentPool } from '../crawl/documentPool.js';
 import { documentKind } from '../crawl/documents.js';
 import { finalizeMirror } from '../crawl/finalize.js';
 import { finishedWarcFiles } from '../export/warcFiles.js';
 import type { Archive } from '../store/archive.js';
+import { originalKeys, parseWarcHead, recordKeys } from '../warc/fields.js';
 import { scanGzipMembers } from '../warc/gzipMembers.js';
+import { viewOf } from '../warc/recordView.js';
 import type { RecordPlace } from '../warc/types.js';
 
 interface Original {
@@ -48,37 +49,34 @@ export async function finishClusterMirror(archive: Archive, store: string): Prom
 
 /**
  * URL -> the response record holding its payload: its own, or for a URL recorded as a revisit (a
- * payload already archived under another URL) its original's. A URL fetched again after a failover
- * has two, alike.
+ * payload already archived under another URL) its original's, found by the keys the revisit names
+ * it by. A URL fetched again after a failover has two, alike.
  */
 async function responseRecords(warcDir: string): Promise<Map<string, Original>> {
   const byUrl = new Map<string, Original>();
-  const byId = new Map<string, Original>();
-  const revisits = new Map<string, { id: string | null; url: string | null }>();
+  const byKey = new Map<string, Original>();
+  const revisits = new Map<string, string[]>();
   for (const warc of await finishedWarcFiles(warcDir)) {
     const fh = await open(warc.path, 'r');
     try {
-      await scanGzipMembers(fh, async (member) => {
-        const record = await new WARCParser([member.head], { parseHttp: true }).parse();
-        const url = record?.warcTargetURI;
-        if (!record || !url) return;
-        if (record.warcType === 'revisit') {
-          revisits.set(url, { id: record.warcHeader('WARC-Refers-To') ?? null, url: record.warcHeader('WARC-Refers-To-Target-URI') ?? null });
-        } else if (record.warcType === 'response') {
-          const original = {
-            record: { file: warc.name, offset: member.offset, length: member.length },
-            contentEncoding: record.httpHeaders?.headers.get('content-encoding') ?? null,
-          };
-          byUrl.set(url, original);
-          if (record.warcHeader('WARC-Record-ID')) byId.set(record.warcHeader('WARC-Record-ID')!, original);
-        }
+      await scanGzipMembers(fh, (member) => {
+        const head = parseWarcHead(member.head.toString('latin1'));
+        const url = head?.get('warc-target-uri');
+        if (!head || !url) return;
+        const type = head.get('warc-type');
+        if (type === 'revisit') revisits.set(url, originalKeys(head));
+        if (type !== 'response') return;
+        const encoding = viewOf(warc.name, member)?.headers.find(([name]) => name.toLowerCase() === 'content-encoding');
+        const original = { record: { file: warc.name, offset: member.offset, length: member.length }, contentEncoding: encoding?.[1] ?? null };
+        byUrl.set(url, original);
+        for (const k of recordKeys(head)) byKey.set(k, original);
       });
     } finally {
       await fh.close();
     }
   }
-  for (const [url, refers] of revisits) {
-    const original = (refers.id === null ? undefined : byId.get(refers.id)) ?? (refers.url === null ? undefined : byUrl.get(refers.url));
+  for (const [url, keys] of revisits) {
+    const original = keys.map((k) => byKey.get(k)).find((o) => o !== undefined);
     if (!byUrl.has(url) && original !== undefined) byUrl.set(url, original);
   }
   return byUrl;

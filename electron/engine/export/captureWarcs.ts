@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { HARVEST_VERSION } from '../../../shared/job.js';
-import { parseWarcHead, type Field } from '../warc/fields.js';
+import { originalKeys, parseWarcHead, recordKeys, type Field } from '../warc/fields.js';
 import { scanGzipMembers } from '../warc/gzipMembers.js';
 import { newRecordId } from '../warc/record.js';
 import { warcinfoRecord } from '../warc/records.js';
@@ -52,27 +52,6 @@ export function requireCapture<C extends { id: number }>(captures: readonly C[],
     throw new ExportUsageError(`the archive has no capture ${capture} (it has ${captures.map((c) => c.id).join(', ') || 'none'}; see harvest captures)`);
   }
   return found;
-}
-
-/** How a revisit names its original: by record id when it has one, else by target URI and date. */
-function originalKeys(head: Map<string, string>): string[] {
-  const keys: string[] = [];
-  const id = head.get('warc-refers-to');
-  if (id) keys.push(`id ${id}`);
-  const uri = head.get('warc-refers-to-target-uri');
-  const date = head.get('warc-refers-to-date');
-  if (uri && date) keys.push(`at ${uri} ${date}`);
-  return keys;
-}
-
-function recordKeys(head: Map<string, string>): string[] {
-  const keys: string[] = [];
-  const id = head.get('warc-record-id');
-  if (id) keys.push(`id ${id}`);
-  const uri = head.get('warc-target-uri');
-  const date = head.get('warc-date');
-  if (uri && date) keys.push(`at ${uri} ${date}`);
-  return keys;
 }
 
 export interface CaptureSelection {

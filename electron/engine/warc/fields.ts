@@ -31,3 +31,25 @@ export function parseWarcHead(text: string): Map<string, string> | null {
   }
   return fields;
 }
+
+/** How a revisit names its original: by record id when it has one, else by target URI and date. */
+export function originalKeys(head: Map<string, string>): string[] {
+  const keys: string[] = [];
+  const id = head.get('warc-refers-to');
+  if (id) keys.push(`id ${id}`);
+  const uri = head.get('warc-refers-to-target-uri');
+  const date = head.get('warc-refers-to-date');
+  if (uri && date) keys.push(`at ${uri} ${date}`);
+  return keys;
+}
+
+/** The keys a record is found by, as originalKeys names them. */
+export function recordKeys(head: Map<string, string>): string[] {
+  const keys: string[] = [];
+  const id = head.get('warc-record-id');
+  if (id) keys.push(`id ${id}`);
+  const uri = head.get('warc-target-uri');
+  const date = head.get('warc-date');
+  if (uri && date) keys.push(`at ${uri} ${date}`);
+  return keys;
+}

@@ -71,7 +71,8 @@ export async function findRecordView(dir: string, url: string, budgetBytes: numb
   return { view: null, complete: budget > 0 };
 }
 
-function viewOf(file: string, m: GzipMember): WarcRecordView | null {
+/** The record view of a gzip member of WARC file `file`; null when it holds no WARC head. */
+export function viewOf(file: string, m: GzipMember): WarcRecordView | null {
   const text = m.head.toString('latin1');
   const warcEnd = text.indexOf(BLANK_LINE);
   const head = parseWarcHead(text);
