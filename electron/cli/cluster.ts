@@ -9,7 +9,8 @@ import { finishClusterMirror } from '../engine/cluster/finishMirror.js';
 import { clusterArchive, finishWorkerWarcs } from '../engine/cluster/clusterArchive.js';
 import { openClusterDb } from '../engine/cluster/coordination.js';
 import { DEFAULT_LEASE_TIMEOUT_MS, initCluster } from '../engine/cluster/schema.js';
-import { clusterStatus, type ClusterStatus } from '../engine/cluster/status.js';
+import type { ClusterStatus } from '../../shared/cluster.js';
+import { clusterStatus } from '../engine/cluster/status.js';
 import { DEFAULT_TARGET_LEASE_MS } from '../engine/cluster/batchSize.js';
 import { ClusterWorker } from '../engine/cluster/worker.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
@@ -78,6 +79,7 @@ function statusText(s: ClusterStatus): string {
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
   const lines = [`${s.name}: ${s.pending === 0 ? 'finished' : `${s.pending} URLs to do`}; ${counts || 'no URLs'}`];
+  if (s.paused && s.pending > 0) lines.push(`paused: workers take no new batch (harvest control --resume lets them go on)`);
   if (s.activeWorkers !== null) lines.push(`only the first ${s.activeWorkers} live worker${s.activeWorkers === 1 ? '' : 's'} by id lease (harvest control --all-workers lets every one)`);
   lines.push('worker\tstate\trate/s\tbatch\tfetch ms\tfetched\tfailures\treturned\tsites');
   for (const w of s.workers) {

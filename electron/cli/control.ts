@@ -16,7 +16,8 @@ const TAKE_TIMEOUT_MS = 5_000;
 /**
  * `harvest control <archive-dir> [--connections N] [--delay-ms M | --adaptive-delay]`: changes a
  * crawl's politeness, at once if it is running (in this or another process), else for its next run.
- * With `--db <postgres-url>`, a cluster harvest's politeness and how many of its workers lease.
+ * With `--db <postgres-url>`, a cluster harvest's politeness, how many of its workers lease, and
+ * `--pause` / `--resume`.
  */
 export async function runControl(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('control', args, {
@@ -26,10 +27,14 @@ export async function runControl(args: string[]): Promise<number> {
     db: { type: 'string' },
     workers: { type: 'string' },
     'all-workers': { type: 'boolean' },
+    pause: { type: 'boolean' },
+    resume: { type: 'boolean' },
   });
   if (values['delay-ms'] !== undefined && values['adaptive-delay']) throw new UsageError('give --delay-ms or --adaptive-delay, not both', 'control');
   if (values.db !== undefined) return controlClusterHarvest(values.db, positionals, values);
-  if (values.workers !== undefined || values['all-workers']) throw new UsageError('--workers and --all-workers are for a cluster harvest (--db <postgres-url>)', 'control');
+  if (values.workers !== undefined || values['all-workers'] || values.pause || values.resume) {
+    throw new UsageError('--workers, --all-workers, --pause and --resume are for a cluster harvest (--db <postgres-url>)', 'control');
+  }
   if (positionals.length !== 1) throw new UsageError('control needs exactly one <archive-dir>, or --db <postgres-url>', 'control');
   const dir = path.resolve(positionals[0]!);
   const wanted = politenessWanted(values);
@@ -42,6 +47,8 @@ interface ControlFlags {
   'adaptive-delay'?: boolean | undefined;
   workers?: string | undefined;
   'all-workers'?: boolean | undefined;
+  pause?: boolean | undefined;
+  resume?: boolean | undefined;
 }
 
 /** The politeness change the flags ask for; a usage error names a bad value. */
@@ -61,11 +68,12 @@ function politenessWanted(values: ControlFlags): LiveControl {
 async function controlClusterHarvest(url: string, positionals: string[], values: ControlFlags): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`control --db takes no <archive-dir>, got '${positionals[0]}'`, 'control');
   if (values.workers !== undefined && values['all-workers']) throw new UsageError('give --workers or --all-workers, not both', 'control');
+  if (values.pause && values.resume) throw new UsageError('give --pause or --resume, not both', 'control');
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new UsageError(`--workers needs a whole number of at least 1, got '${values.workers}'`, 'control');
   const askedPoliteness = values.connections !== undefined || values['delay-ms'] !== undefined || values['adaptive-delay'] === true;
-  if (!askedPoliteness && workers === undefined && !values['all-workers']) {
-    throw new UsageError('give --connections, --delay-ms, --adaptive-delay, --workers or --all-workers', 'control');
+  if (!askedPoliteness && workers === undefined && !values['all-workers'] && !values.pause && !values.resume) {
+    throw new UsageError('give --connections, --delay-ms, --adaptive-delay, --workers, --all-workers, --pause or --resume', 'control');
   }
   const db = await openClusterDb(url);
   try {
@@ -73,9 +81,12 @@ async function controlClusterHarvest(url: string, positionals: string[], values:
       ...(askedPoliteness && { politeness: politenessWanted(values) }),
       ...(workers !== undefined && { activeWorkers: workers }),
       ...(values['all-workers'] && { activeWorkers: null }),
+      ...(values.pause && { paused: true }),
+      ...(values.resume && { paused: false }),
     });
     const who = now.activeWorkers === null ? 'every live worker leases' : `the first ${now.activeWorkers} live worker${now.activeWorkers === 1 ? '' : 's'} by id lease, the others stand by`;
-    process.stdout.write(`the cluster harvest now runs with ${describePoliteness(now.politeness)}; ${who} (each worker takes it before its next batch)\n`);
+    const state = now.paused ? 'is paused (workers finish the batches they hold and take no new one)' : 'runs';
+    process.stdout.write(`the cluster harvest now ${state} with ${describePoliteness(now.politeness)}; ${who} (each worker takes it before its next batch)\n`);
     return 0;
   } finally {
     await db.end();

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +9,8 @@ import { ENTRY_PAGE } from '../../electron/engine/crawl/entryPage.js';
 import { ABOUT_FILE } from '../../electron/engine/export/mirrorZip.js';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
 import type { UrlRecord } from '../../shared/crawl.js';
-import type { ClusterStatus } from '../../electron/engine/cluster/status.js';
-import { CLI } from '../helpers/benchSite.js';
+import type { ClusterStatus } from '../../shared/cluster.js';
+import { startWorker } from '../helpers/clusterWorker.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
@@ -21,22 +20,6 @@ import { extractZip } from '../helpers/zipReadBack.js';
 /** Six sites of 60 pages on their own loopback addresses, each answer 50 ms late. */
 const SITES = 6;
 const PAGES = 60;
-
-interface Worker {
-  child: ChildProcess;
-  exit: Promise<number | null>;
-  log: () => string;
-}
-
-function startWorker(db: string, store: string, id: string, address: string, extra: string[] = []): Worker {
-  const child = spawn(process.execPath, [CLI, 'worker', '--db', db, '--store', store, '--id', id, '--local-address', address, '--retry-backoff-ms', '200', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (log += d));
-  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { child, exit, log: () => log };
-}
 
 async function query<T extends pg.QueryResultRow>(db: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: db });

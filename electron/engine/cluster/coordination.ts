@@ -10,9 +10,12 @@ import { ClusterWorkerError } from './errors.js';
  * set when a lease is taken and cleared when the batch commits or its worker is declared dead.
  */
 
-/** Opens a pool on the harvest's database; a URL that can't be reached fails here with the cause. */
-export async function openClusterDb(url: string, max = 4): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max });
+/**
+ * Opens a pool on the harvest's database; a URL that can't be reached fails here with the cause.
+ * `extra`: further pool settings (an app watching the harvest bounds its waits).
+ */
+export async function openClusterDb(url: string, max = 4, extra: Omit<pg.PoolConfig, 'connectionString' | 'max'> = {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({ ...extra, connectionString: url, max });
   // An idle client's error (the server restarted) must not end the process; the next query reports it.
   pool.on('error', () => {});
   try {
@@ -155,13 +158,17 @@ interface UrlDbRow {
 
 /**
  * Leases up to `size` of a site's queued URLs (breadth-first) to the worker, unless another worker
- * still holds the site. The size and the mean fetch time it was computed from are kept on the lease.
+ * still holds the site or the harvest is paused. The size and the mean fetch time it was computed
+ * from are kept on the lease.
  */
 export async function leaseBatch(db: pg.Pool, worker: string, site: string, size: number, meanFetchMs: number | null): Promise<Lease | null> {
   return inTransaction(db, async (c) => {
     // Locked so that a reclaim running now waits for this lease and then takes it back too.
     const me = await c.query<{ state: string }>('SELECT state FROM workers WHERE id = $1 FOR SHARE', [worker]);
     if (me.rows[0]?.state !== 'live') throw new ClusterWorkerError(`worker '${worker}' was declared dead (no heartbeat within the timeout); it stops`);
+    // Read under a share lock, so a pause committed before this point is always seen (see controlCluster).
+    const harvest = await c.query<{ paused: boolean }>('SELECT paused FROM harvest FOR SHARE');
+    if (harvest.rows[0]?.paused !== false) return null;
     const s = await c.query<{ holder: string | null; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
       'SELECT holder, robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE',
       [site],

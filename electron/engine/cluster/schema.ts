@@ -4,7 +4,7 @@ import { canonicalize } from '../url/canonical.js';
 import { ClusterSetupError } from './errors.js';
 
 /** Bumped when the tables change; a worker of another version refuses the harvest. */
-export const CLUSTER_SCHEMA_VERSION = 2;
+export const CLUSTER_SCHEMA_VERSION = 3;
 
 /**
  * One cluster harvest per PostgreSQL database: the job, the frontier (one row per canonical URL with
@@ -23,6 +23,8 @@ CREATE TABLE harvest (
   lease_timeout_ms int NOT NULL,
   -- how many of the live workers lease (the first ones by id); NULL: every one
   active_workers int CHECK (active_workers >= 1),
+  -- paused: workers take no new lease (their batches in flight finish) until it is cleared
+  paused boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE TABLE workers (
@@ -139,13 +141,16 @@ export interface HarvestRow {
   leaseTimeoutMs: number;
   /** How many of the live workers lease (`harvest control --workers`); null: every one. */
   activeWorkers: number | null;
+  /** Paused (`harvest control --pause`): no worker takes a new lease. */
+  paused: boolean;
 }
 
 /** The harvest's job and settings; a database without one, or of another version, is a clear error. */
 export async function readHarvest(db: pg.Pool | pg.PoolClient): Promise<HarvestRow> {
-  let rows: { schema_version: number; name: string; job: unknown; seed_redirects: string[]; lease_timeout_ms: number; active_workers: number | null }[];
+  let rows: { schema_version: number; name: string; job: unknown; seed_redirects: string[]; lease_timeout_ms: number; active_workers: number | null; paused: boolean }[];
   try {
-    rows = (await db.query('SELECT schema_version, name, job, seed_redirects, lease_timeout_ms, active_workers FROM harvest')).rows;
+    // Every column, so a harvest of another version (other columns) reaches the version check below.
+    rows = (await db.query('SELECT * FROM harvest')).rows;
   } catch (e) {
     if ((e as { code?: string }).code === '42P01') throw new ClusterSetupError("this database holds no harvest: create one with 'harvest cluster init'");
     throw e;
@@ -161,5 +166,6 @@ export async function readHarvest(db: pg.Pool | pg.PoolClient): Promise<HarvestR
     seedRedirects: row.seed_redirects,
     leaseTimeoutMs: row.lease_timeout_ms,
     activeWorkers: row.active_workers,
+    paused: row.paused,
   };
 }

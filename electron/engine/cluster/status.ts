@@ -1,43 +1,9 @@
 import type pg from 'pg';
+import { RATE_WINDOW_S, type ClusterStatus, type WorkerStatus } from '../../../shared/cluster.js';
 import { activeOf } from './clusterControl.js';
 import { readHarvest } from './schema.js';
 
-/** The window over which a worker's rate is measured. */
-export const RATE_WINDOW_S = 30;
-
-export interface WorkerStatus {
-  id: string;
-  host: string;
-  state: 'live' | 'stopped' | 'dead';
-  /** Live but not leasing: the harvest has fewer active workers than live ones. */
-  standby: boolean;
-  /** Seconds since its last heartbeat. */
-  silentS: number;
-  /** URLs it committed per second over the last RATE_WINDOW_S seconds. */
-  rate: number;
-  /** The size of its last batch, and the mean fetch time it was computed from. */
-  batchSize: number;
-  meanFetchMs: number | null;
-  /** Sites it holds a lease on now. */
-  sites: string[];
-  fetched: number;
-  failures: number;
-  bytes: number;
-  /** Its leases so far, and URLs taken back from it by a failover. */
-  leases: number;
-  returned: number;
-}
-
-export interface ClusterStatus {
-  name: string;
-  counts: Record<string, number>;
-  /** URLs still to do (queued or leased): 0 when the harvest has finished. */
-  pending: number;
-  /** How many of the live workers lease (`harvest control --workers`); null: every one. */
-  activeWorkers: number | null;
-  workers: WorkerStatus[];
-}
-
+/** The harvest's counts, settings and workers, as `harvest cluster status` and an attached app show them. */
 export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
   const harvest = await readHarvest(db);
   const counts: Record<string, number> = {};
@@ -72,6 +38,8 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
     counts,
     pending: (counts.queued ?? 0) + (counts.leased ?? 0),
     activeWorkers: harvest.activeWorkers,
+    paused: harvest.paused,
+    politeness: harvest.job.politeness,
     workers: workers.rows.map((w) => ({
       id: w.id,
       host: w.host,

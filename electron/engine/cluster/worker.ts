@@ -61,6 +61,7 @@ export class ClusterWorker {
   private fatal: Error | null = null;
   private lastBatch = 0;
   private standingBy = false;
+  private paused = false;
 
   private constructor(
     private readonly db: pg.Pool,
@@ -166,7 +167,9 @@ export class ClusterWorker {
           end = 'finished';
           break;
         }
-        const leasing = active.includes(this.o.id);
+        this.reportPaused(harvest.paused, log);
+        // Paused: no new lease (leaseBatch checks the flag too); batches in flight finish and commit.
+        const leasing = active.includes(this.o.id) && !harvest.paused;
         const owned = (s: string) => workerForSite(s, active) === this.o.id;
         const mine = leasing ? work.sites.filter((s) => owned(s) && !this.running.has(s)) : [];
         // Sites left waiting by their own worker (it serves as many sites as it may), taken by a
@@ -223,6 +226,12 @@ export class ClusterWorker {
     if (standby === this.standingBy) return;
     this.standingBy = standby;
     log(standby ? 'standing by: the harvest has fewer active workers than live ones (harvest control --workers)' : 'leasing again');
+  }
+
+  private reportPaused(paused: boolean, log: (line: string) => void): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    log(paused ? 'paused (harvest control --resume lets it go on): taking no new batch' : 'resumed');
   }
 
   private failWith(e: unknown): void {
