@@ -1,4 +1,5 @@
 import type { CaptureSummary, ChangeReport, UrlCaptureInfo } from './captures.js';
+import { ClusterControlSchema, ClusterDbUrlSchema, type ClusterView } from './cluster.js';
 import { ScheduleSchema, type ScheduleInfo } from './schedule.js';
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
@@ -259,6 +260,12 @@ export const COMMANDS = {
   'settings.get': { args: z.object({}).strict() },
   /** Saves the app's settings; the job form's defaults follow (app.info). */
   'settings.set': { args: z.object({ settings: AppSettingsSchema }).strict() },
+  /** Watches the cluster harvest in a PostgreSQL database; its reads arrive as 'cluster' events. */
+  'clusters.attach': { args: z.object({ url: ClusterDbUrlSchema }).strict() },
+  'clusters.list': { args: z.object({}).strict() },
+  /** Pause, resume, politeness or active workers of an attached cluster harvest, as `harvest control --db`. */
+  'clusters.control': { args: z.object({ id, control: ClusterControlSchema }).strict() },
+  'clusters.detach': { args: z.object({ id }).strict() },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -313,6 +320,10 @@ export interface CommandResults {
   'archives.captureContent': CaptureContentReply;
   'archives.search': SearchReply;
   'archives.report': QaReport;
+  'clusters.attach': ClusterView;
+  'clusters.list': ClusterView[];
+  'clusters.control': ClusterView;
+  'clusters.detach': { id: string };
 }
 
 /** One capture of a page: its source (HTML and CSS) and visible text (HTML), both null for other types. */
@@ -341,8 +352,11 @@ export interface ExportStatus {
 
 export type CommandResult<C extends CommandName> = CommandResults[C];
 
-/** 'invalid-query': a search the query language refuses; the message says what to change. */
-export type ErrorCode = 'invalid-args' | 'invalid-job' | 'invalid-query' | 'not-found' | 'conflict' | 'unsupported' | 'internal';
+/**
+ * 'invalid-query': a search the query language refuses; the message says what to change.
+ * 'unavailable': a service the command needs (a cluster harvest's PostgreSQL) did not answer.
+ */
+export type ErrorCode = 'invalid-args' | 'invalid-job' | 'invalid-query' | 'not-found' | 'conflict' | 'unsupported' | 'unavailable' | 'internal';
 
 /** A failed command. 'invalid-job' carries the issues to show beside the form's fields. */
 export interface CommandError {
@@ -359,7 +373,9 @@ export type HostEvent =
   | { type: 'job-deleted'; id: string }
   | { type: 'progress'; id: string; progress: ProgressEvent }
   | { type: 'urls'; id: string; events: UrlEvent[] }
-  | { type: 'export'; export: ExportStatus };
+  | { type: 'export'; export: ExportStatus }
+  | { type: 'cluster'; cluster: ClusterView }
+  | { type: 'cluster-detached'; id: string };
 
 /** The typed API the renderer calls; the preload and the web transport both implement it. */
 export type HarvestApi = {

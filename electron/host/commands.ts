@@ -12,6 +12,7 @@ import {
 import type { ExportFormat } from '../../shared/metadata.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
 import { archiveReport, searchArchives } from './archiveText.js';
+import type { ClusterWatch } from './clusterWatch.js';
 import type { ExportManager } from './exportManager.js';
 import { HostError } from './hostError.js';
 import type { JobService } from './jobService.js';
@@ -50,7 +51,7 @@ type Handlers = { [C in CommandName]: (args: ParsedArgs<C>) => Promise<CommandRe
 export type CommandHandler = (name: string, rawArgs: unknown) => Promise<Reply<unknown>>;
 
 /** The one entry point of every command, whichever host carries it: validates, runs, and answers a Reply. */
-export function createCommandHandler(jobs: JobService, exports: ExportManager, shell: HostShell): CommandHandler {
+export function createCommandHandler(jobs: JobService, exports: ExportManager, clusters: ClusterWatch, shell: HostShell): CommandHandler {
   const defaults = (() => {
     const { seeds: _seeds, ...rest } = parseJob({ seeds: ['https://example.org/'] });
     return rest;
@@ -122,6 +123,10 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, s
     'exports.verify': (a) => exports.verify(a.exportId),
     'archives.search': (a) => searchArchives(jobs, a),
     'archives.report': (a) => archiveReport(jobs, a.id),
+    'clusters.attach': (a) => clusters.attach(a.url),
+    'clusters.list': () => clusters.list(),
+    'clusters.control': (a) => clusters.control(a.id, a.control),
+    'clusters.detach': (a) => clusters.detach(a.id),
   };
 
   return async (name, rawArgs) => {

@@ -1,4 +1,5 @@
 import type { HostEvent } from '../../shared/contract.js';
+import { ClusterWatch } from './clusterWatch.js';
 import { createCommandHandler, type CommandHandler, type HostShell } from './commands.js';
 import { DataDir } from './dataDir.js';
 import { ExportLog } from './exportLog.js';
@@ -12,7 +13,8 @@ export interface EngineHost {
   jobs: JobService;
   exports: ExportManager;
   scheduler: Scheduler;
-  /** Pauses and checkpoints every running crawl, then releases the data folder. */
+  clusters: ClusterWatch;
+  /** Pauses and checkpoints every running crawl, then releases the data folder (and lets go of attached clusters). */
   shutdown(): Promise<void>;
 }
 
@@ -21,6 +23,8 @@ export interface EngineHostOptions {
   exporters: ExporterMap;
   shell: HostShell;
   progressIntervalMs?: number;
+  /** How often attached cluster harvests are read (tests shorten it). */
+  clusterPollMs?: number;
   /** The web host's path prefix for downloading finished exports (`…/download/`); none in Electron. */
   downloadBase?: string;
   /** The schedules' time and timer; tests inject their own. */
@@ -44,15 +48,18 @@ export function startEngineHost(opts: EngineHostOptions): EngineHost {
   // Slots missed while the host was closed: one run each job, now.
   scheduler.start();
   const exports = new ExportManager(jobs, opts.exporters, (e) => jobs.publish(e), new ExportLog(jobs.dataDir), opts.downloadBase ?? null);
+  const clusters = new ClusterWatch((e) => jobs.publish(e), opts.clusterPollMs);
   return {
-    handle: createCommandHandler(jobs, exports, opts.shell),
+    handle: createCommandHandler(jobs, exports, clusters, opts.shell),
     onEvent: (l) => jobs.onEvent(l),
     jobs,
     exports,
     scheduler,
-    shutdown: () => {
+    clusters,
+    shutdown: async () => {
       scheduler.stop();
-      return jobs.shutdown();
+      await clusters.shutdown();
+      await jobs.shutdown();
     },
   };
 }
