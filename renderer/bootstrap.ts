@@ -2,6 +2,7 @@ import type { HostEvent } from '../shared/contract.js';
 import type { RendererApi } from './api/index.js';
 import { useApp } from './stores/app.js';
 import { useArchives } from './stores/archives.js';
+import { useClusters } from './stores/clusters.js';
 import { commandValue } from './stores/command.js';
 import { useExports } from './stores/exports.js';
 import { useJobs } from './stores/jobs.js';
@@ -33,12 +34,18 @@ export function dispatchHostEvent(e: HostEvent): void {
     case 'export':
       useExports.getState().apply(e.export);
       break;
+    case 'cluster':
+      useClusters.getState().upsert(e.cluster);
+      break;
+    case 'cluster-detached':
+      useClusters.getState().removeLocal(e.id);
+      break;
   }
 }
 
 /** Loads everything the screens show from the host, and the rate history of running jobs (so graphs survive a reload). */
 export async function refreshAll(): Promise<void> {
-  await Promise.all([useApp.getState().load(), useJobs.getState().load(), useArchives.getState().load()]);
+  await Promise.all([useApp.getState().load(), useJobs.getState().load(), useArchives.getState().load(), useClusters.getState().load()]);
   const running = Object.values(useJobs.getState().byId).filter((j) => j.status === 'running' || j.status === 'pausing');
   await Promise.all(
     running.map(async (j) => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { setApi } from '../../renderer/api/index.js';
 import { LiveControl } from '../../renderer/features/LiveControl/index.js';
+import { commandValue } from '../../renderer/stores/command.js';
 import { parseJob } from '../../shared/job.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { resetStores } from './helpers/fixtures.js';
@@ -20,7 +21,7 @@ describe('politeness while running', () => {
   afterEach(cleanup);
 
   it('sends only a real change, a fixed delay or the adaptive one, and says what is in force', async () => {
-    render(<LiveControl id="j1" politeness={politeness} />);
+    render(<LiveControl politeness={politeness} apply={async (control) => (await commandValue('jobs.control', { id: 'j1', control })) !== null} />);
     assert.match(screen.getByTestId('live-control').textContent ?? '', /Now: 2 connections per host, adaptive delay/);
     const apply = screen.getByTestId('live-apply') as HTMLButtonElement;
     assert.equal(apply.disabled, true, 'nothing changed yet');

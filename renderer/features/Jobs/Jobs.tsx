@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatCount, formatDate, plural } from '../../lib/format.js';
 import { isEditable, isRecorded, selectJob, selectJobIds, selectTwinCount, useJobs } from '../../stores/jobs.js';
+import { useClusters } from '../../stores/clusters.js';
 import { useNav } from '../../stores/nav.js';
 import { useProgress } from '../../stores/progress.js';
+import { AttachCluster, ClusterDetail, ClusterList } from '../Cluster/index.js';
 import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
 import { Progress } from '../Progress/index.js';
@@ -20,6 +22,8 @@ export function Jobs() {
   const selectedId = useJobs((s) => s.selectedId);
   const jobForm = useNav((s) => s.jobForm);
   const openJobForm = useNav((s) => s.openJobForm);
+  const clusterId = useClusters((s) => s.selectedId);
+  const [attaching, setAttaching] = useState(false);
   return (
     <div className="split">
       <aside className="list-pane">
@@ -29,6 +33,14 @@ export function Jobs() {
             New job
           </button>
         </div>
+        {attaching ? (
+          <AttachCluster onDone={() => setAttaching(false)} />
+        ) : (
+          <button className="link attach-cluster-open" onClick={() => setAttaching(true)} title="Watch and pause a harvest run by workers on several machines" data-testid="cluster-attach-open">
+            Attach to cluster harvest…
+          </button>
+        )}
+        <ClusterList />
         {loaded && ids.length === 0 ? (
           <div className="empty-state" data-testid="jobs-empty">
             <p>No jobs yet.</p>
@@ -45,6 +57,8 @@ export function Jobs() {
       <main className="detail-pane">
         {jobForm ? (
           <JobForm key={jobForm.kind === 'edit' ? jobForm.id : 'new'} mode={jobForm} onDone={() => openJobForm(null)} />
+        ) : clusterId ? (
+          <ClusterDetail id={clusterId} />
         ) : selectedId ? (
           <JobDetail id={selectedId} />
         ) : (

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import type { Job } from '../../../shared/job.js';
-import { commandValue } from '../../stores/command.js';
+import type { Job, LiveControl as Control } from '../../../shared/job.js';
 
 type Politeness = Job['politeness'];
 
 /**
  * Politeness of a running crawl, changeable without pausing it: requests at once per host and the
- * gap between them. The crawl takes the change within a second and keeps it with the job.
+ * gap between them. The crawl (a local job's, or a cluster harvest's workers) takes the change
+ * within a second and keeps it with the job. `apply` sends it and answers whether the host took it.
  */
-export function LiveControl({ id, politeness }: { id: string; politeness: Politeness }) {
+export function LiveControl({ politeness, apply: send }: { politeness: Politeness; apply: (control: Control) => Promise<boolean> }) {
   const [connections, setConnections] = useState(String(politeness.perHostConnections));
   const [adaptive, setAdaptive] = useState(politeness.delayMs === null);
   const [delayMs, setDelayMs] = useState(String(politeness.delayMs ?? 1000));
@@ -20,7 +20,7 @@ export function LiveControl({ id, politeness }: { id: string; politeness: Polite
   const changed = wanted.perHostConnections !== politeness.perHostConnections || wanted.delayMs !== politeness.delayMs;
   const apply = async (): Promise<void> => {
     setSent(false);
-    if ((await commandValue('jobs.control', { id, control: wanted })) !== null) setSent(true);
+    if (await send(wanted)) setSent(true);
   };
   return (
     <form

@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { CrawlCounts, SkipReason, UrlState } from '../../../shared/crawl.js';
 import { formatByteRate, formatBytes, formatClock, formatCount, formatEta, formatPercentOfKnown, formatRate, plural, progressFigures } from '../../lib/format.js';
+import { commandValue } from '../../stores/command.js';
 import { selectJob, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { selectProgress, useProgress } from '../../stores/progress.js';
@@ -79,7 +80,7 @@ export function Progress({ id }: { id: string }) {
           {finishing.total > 0 ? Math.floor((finishing.done / finishing.total) * 100) : 100}%)
         </p>
       )}
-      {job.status === 'running' && !finishing && <LiveControl id={id} politeness={job.job.politeness} />}
+      {job.status === 'running' && !finishing && <LiveControl politeness={job.job.politeness} apply={async (control) => (await commandValue('jobs.control', { id, control })) !== null} />}
       {focus && (
         <p className="harvest-rate" data-testid="progress-harvest-rate">
           Focused harvest: harvest rate {focus.harvestRate === null ? '—' : `${(focus.harvestRate * 100).toFixed(1)}%`} (

@@ -1,0 +1,3 @@
+export { AttachCluster } from './AttachCluster.js';
+export { ClusterDetail } from './ClusterDetail.js';
+export { ClusterList } from './ClusterList.js';
