@@ -57,6 +57,11 @@ export function ClusterDetail({ id }: { id: string }) {
           Pausing: {plural(s?.counts.leased ?? 0, 'URL')} in batches the workers are finishing; no new batch is taken.
         </p>
       )}
+      {phase === 'paused' && (
+        <p className="muted" data-testid="cluster-paused">
+          Paused: no batch in flight; the workers stay live and take no new one until Resume.
+        </p>
+      )}
       {s && <ClusterProgress status={s} />}
       {s && s.pending > 0 && (
         <section className="cluster-controls" aria-label="Settings for every worker">
