@@ -7,6 +7,7 @@ import type { CaptureSummary } from '../../shared/captures.js';
 import type { JobSummary } from '../../shared/contract.js';
 import { startBenchSite } from '../helpers/benchSite.js';
 import { expect, test } from './fixtures.js';
+import { shots } from './screenshots.js';
 
 /**
  * The screens an archivist meets beyond the happy path, each saved at 1400×900 in the light and
@@ -15,19 +16,7 @@ import { expect, test } from './fixtures.js';
  * schedule, a site edited between two captures (Run again now) and the change report.
  */
 
-const SHOTS = path.join('test-results', 'screenshots');
 const VIEWPORT = { width: 1400, height: 900 };
-
-/** Saves the screen in both themes (the app follows the OS colour scheme). */
-async function shots(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    // The app marks its theme; a plain page (the tokenless one) follows the media query alone.
-    if (await page.locator('#root').count()) await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** A port on 127.0.0.1 where a connection is refused: a listener that is opened and closed again. */
 async function refusingPort(): Promise<number> {
