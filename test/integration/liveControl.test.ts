@@ -71,10 +71,16 @@ describe('harvest control', () => {
       assert.match(bad.stderr, /--connections/);
       const clusterOnly = await runHarvest(['control', archive, '--workers', '2']);
       assert.equal(clusterOnly.status, 2);
-      assert.match(clusterOnly.stderr, /--workers and --all-workers are for a cluster harvest/);
+      assert.match(clusterOnly.stderr, /--workers, --all-workers, --pause and --resume are for a cluster harvest/);
+      const pauseLocal = await runHarvest(['control', archive, '--pause']);
+      assert.equal(pauseLocal.status, 2);
+      assert.match(pauseLocal.stderr, /are for a cluster harvest/);
       const nothing = await runHarvest(['control', '--db', 'postgres://127.0.0.1:1/none']);
       assert.equal(nothing.status, 2);
-      assert.match(nothing.stderr, /give --connections, --delay-ms, --adaptive-delay, --workers or --all-workers/);
+      assert.match(nothing.stderr, /give --connections, --delay-ms, --adaptive-delay, --workers, --all-workers, --pause or --resume/);
+      const both = await runHarvest(['control', '--db', 'postgres://127.0.0.1:1/none', '--pause', '--resume']);
+      assert.equal(both.status, 2);
+      assert.match(both.stderr, /give --pause or --resume, not both/);
     } finally {
       site.server.close();
     }
