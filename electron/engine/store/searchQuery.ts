@@ -150,6 +150,11 @@ export function toFtsQuery(query: string): string {
   return new Parser(tokens).parse();
 }
 
+/** Whether an FTS5 query toFtsQuery made is one phrase (a word, words in quotes, or a prefix): one quoted string. */
+export function isOnePhrase(ftsQuery: string): boolean {
+  return /^"[^"]*"\*?$/.test(ftsQuery);
+}
+
 /** Whether a query (one toFtsQuery accepts) asks for a prefix anywhere, `word*`. */
 export function hasPrefix(query: string): boolean {
   return tokenize(query).some((t) => t.t === 'term' && t.prefix && WORD_CHAR.test(t.text));

@@ -5,7 +5,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { PackedText } from './packedText.js';
 import { withoutWordBreaks } from '../parse/wordBreaks.js';
-import { hasPrefix, QuerySyntaxError, toFtsQuery } from './searchQuery.js';
+import { hasPrefix, isOnePhrase, QuerySyntaxError, toFtsQuery } from './searchQuery.js';
 
 export { packText, type PackedText } from './packedText.js';
 
@@ -117,12 +117,36 @@ CREATE INDEX IF NOT EXISTS text_docs_url ON text_docs (url);
 `;
 
 /** BM25 weights of title, headings and body: a word in the title says more about a page than one in passing. */
-const RANK = 'bm25(text_fts, 8.0, 3.0, 1.0)';
+const WEIGHTS = [8, 3, 1];
+/** bm25() with the weights times `scale` (doubled, it gives a phrase's match count back: matchesFromBm25). */
+const bm25 = (scale: number): string => `bm25(text_fts, ${WEIGHTS.map((w) => (w * scale).toFixed(1)).join(', ')})`;
+const RANK = bm25(1);
 /** Words of context in a snippet. */
 const SNIPPET_WORDS = 24;
 
 /** Rows buffered before the crawl's writer commits them (it also commits on every progress tick). */
 const BATCH_ROWS = 256;
+
+/**
+ * How many texts a one-phrase query matches, read back from one matching row's bm25() scores with
+ * the weights and with them doubled; null when they don't give it exactly (the caller counts).
+ *
+ * bm25() counts the phrase's matches itself, for its IDF, by scanning the phrase's whole list; a
+ * COUNT(*) would scan it again, and a phrase's scan reads both words' positions in every text that
+ * has both (two words found on every one of 100,000 pages: 17 ms of CPU). SQLite scores a row
+ * -idf·f·(k1+1)/(f+K), f the row's weighted phrase frequency, K its length term, k1 = 1.2, and
+ * idf = ln((N-n+0.5)/(n+0.5)) for n matches among N texts. Doubled weights double f alone, so
+ * 2/-doubled - 1/-score = 1/(idf·(k1+1)), whatever f and K: hence idf, and n. bm25 raises an idf
+ * of 0 or less (a phrase in half the texts or more) to 1e-6, which says nothing of n: so n is kept
+ * only if it gives that idf back to within rounding, and the idf is above 1e-6.
+ */
+export function matchesFromBm25(score: number, doubled: number, texts: number): number | null {
+  const idf = 1 / (2.2 * (2 / -doubled - 1 / -score));
+  const r = Math.exp(idf);
+  const n = Math.round((texts + 0.5 - 0.5 * r) / (r + 1));
+  const idfOfN = Math.log((texts - n + 0.5) / (n + 0.5));
+  return n >= 1 && idfOfN > 1e-6 && Math.abs(idfOfN - idf) <= 1e-9 * idfOfN ? n : null;
+}
 
 /** Thrown for a search that can't run: bad syntax, or no index yet. */
 export class SearchError extends Error {
@@ -249,25 +273,30 @@ export class TextIndex {
     // per listed id (--type html over 100,000 pages: 4.7 s); unary + makes it a filter on the matches.
     const restrict = docFilter.length > 0 ? ` AND +rowid IN (SELECT text_id FROM text_docs WHERE ${docFilter.join(' AND ')})` : '';
     const rankMax = opts.rankMax ?? RANK_MAX;
+    // bm25's own count of a phrase's matches is the total only when no filter leaves some out.
+    const readBack = docFilter.length === 0 && isOnePhrase(match);
     try {
       const where = `text_fts MATCH ?${restrict}`;
       // One pass ranks the newest rankMax matches (FTS5 walks its lists by rowid, newest first here)
       // and counts them: bm25() scans each phrase's whole list once per query, so a second ranking
       // pass would cost another. Snippets and titles come after, for the page of hits only: any
       // column of the FTS table read here would decompress every ranked body.
+      // For a phrase, also what matchesFromBm25 needs: the doubled-weight score, and bm25's N (the
+      // FTS table's rows, one per text in docsize), read in this statement to see what bm25 saw.
+      const readBackColumns = readBack ? `, ${bm25(2)} AS doubled, (SELECT COUNT(*) FROM text_fts_docsize) AS texts` : '';
       const ranked = this.db
         .prepare(
-          `SELECT id, rank, COUNT(*) OVER () AS n
-           FROM (SELECT rowid AS id, ${RANK} AS rank FROM text_fts WHERE ${where} ORDER BY rowid DESC LIMIT ?)
+          `SELECT *, COUNT(*) OVER () AS n
+           FROM (SELECT rowid AS id, ${RANK} AS rank${readBackColumns} FROM text_fts WHERE ${where} ORDER BY rowid DESC LIMIT ?)
            ORDER BY rank LIMIT ? OFFSET ?`,
         )
-        .all(match, ...docParams, rankMax, opts.limit, opts.offset ?? 0) as { id: number; rank: number; n: number }[];
-      const rankedCount = ranked[0]?.n;
-      // Fewer than rankMax ranked means all were; otherwise (or past the last page) count them all.
-      const total =
-        rankedCount !== undefined && rankedCount < rankMax
-          ? rankedCount
-          : (this.db.prepare(`SELECT COUNT(*) FROM text_fts WHERE ${where}`).pluck().get(match, ...docParams) as number);
+        .all(match, ...docParams, rankMax, opts.limit, opts.offset ?? 0) as { id: number; rank: number; doubled?: number; texts?: number; n: number }[];
+      const first = ranked[0];
+      // Fewer than rankMax ranked means all were; otherwise (or past the last page) a phrase's
+      // matches as bm25 counted them, else a count of them all.
+      let total = first !== undefined && first.n < rankMax ? first.n : null;
+      if (total === null && first?.doubled !== undefined && first.texts !== undefined) total = matchesFromBm25(first.rank, first.doubled, first.texts);
+      total ??= this.db.prepare(`SELECT COUNT(*) FROM text_fts WHERE ${where}`).pluck().get(match, ...docParams) as number;
       if (ranked.length === 0) return { total, ranked: Math.min(total, rankMax), hits: [] };
       const ids = JSON.stringify(ranked.map((r) => r.id));
       // rowid IN hands FTS5 one id at a time, and it sets the query up afresh for each: cheap for

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hasPrefix, QuerySyntaxError, queryTerms, toFtsQuery } from '../../../electron/engine/store/searchQuery.js';
+import { hasPrefix, isOnePhrase, QuerySyntaxError, queryTerms, toFtsQuery } from '../../../electron/engine/store/searchQuery.js';
 
 describe('search query', () => {
   it('quotes every word, keeps operators, phrases, prefixes and parentheses', () => {
@@ -10,6 +10,11 @@ describe('search query', () => {
     assert.equal(toFtsQuery('(a OR b) AND c'), '(("a" OR "b") AND "c")');
     // FTS5 keywords and column filters typed in lower case, and punctuation, are plain text.
     assert.equal(toFtsQuery('not body:x "say ""hi"'), '("not" AND "body:x" AND "say " AND "hi")');
+  });
+
+  it('tells a query of one phrase, word or prefix from any other', () => {
+    for (const q of ['library', '"rare books"', 'manuscript*', '("rare books")', 'body:x', '東京都']) assert.ok(isOnePhrase(toFtsQuery(q)), q);
+    for (const q of ['rare books', '"rare" "books"', 'library OR archive', 'library NOT archive']) assert.ok(!isOnePhrase(toFtsQuery(q)), q);
   });
 
   it('splits CJK words the way the index does, so a word matches as a phrase of its parts', () => {

@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { cleanText } from '../../../electron/engine/parse/pageText.js';
-import { MARK_END, MARK_START, packText, SearchError, TextIndex, type TextKind } from '../../../electron/engine/store/textIndex.js';
+import { MARK_END, MARK_START, matchesFromBm25, packText, SearchError, TextIndex, type TextKind } from '../../../electron/engine/store/textIndex.js';
 
 describe('text index', () => {
   let dir: string;
@@ -106,5 +107,60 @@ describe('text index', () => {
     assert.equal(index.textOf('https://x.org/ja'), '東京都の図書館で古い新聞を保存しています。');
     assert.equal(index.textOf('https://x.org/none'), null);
     assert.ok(!existsSync(TextIndex.fileIn(dir) + '-wal'));
+  });
+});
+
+describe('the total of a phrase matched by more texts than are ranked', () => {
+  let dir: string;
+  let index: TextIndex;
+
+  // 40 texts of different lengths: "red fox" in 6 (3 of them PDFs, 3 with it in the title too), both
+  // words apart in the rest; "grey wolf" in 30, more than half.
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'harvest-phrasetotal-'));
+    const writer = TextIndex.openWritable(TextIndex.fileIn(dir));
+    for (let i = 1; i <= 40; i++) {
+      const body = [`page ${i}`, 'more words '.repeat(i % 9), i % 6 === 0 ? 'the red fox runs' : 'a fox is red', i <= 30 ? 'grey wolf' : 'wolf, grey'].join(' ');
+      const title = i % 12 === 0 ? 'Red fox' : `Page ${i}`;
+      writer.add({
+        urlId: i,
+        url: `https://y.org/${i}`,
+        capture: 1,
+        kind: i % 4 === 0 ? 'pdf' : 'html',
+        fetchedAt: null,
+        text: packText({ title: cleanText(title), headings: '', body: cleanText(body) }),
+      });
+    }
+    writer.close({ optimize: true });
+    index = TextIndex.openReadonly(dir)!;
+  });
+  after(() => {
+    index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const totals = (q: string, opts: { kind?: TextKind; offset?: number } = {}) => {
+    const r = index.search(q, { limit: 20, rankMax: 2, ...opts });
+    return [r.total, r.ranked];
+  };
+
+  it('is exact whether bm25 counted the matches (a phrase in under half the texts) or they are counted', () => {
+    assert.deepEqual(totals('"red fox"'), [6, 2]);
+    assert.deepEqual(totals('"grey wolf"'), [30, 2]);
+    assert.deepEqual(totals('"red fox"', { kind: 'pdf' }), [3, 2], 'filtered: bm25 counted the unfiltered matches');
+    assert.deepEqual(totals('"red fox"', { offset: 10 }), [6, 2], 'past the last page');
+    assert.deepEqual(totals('red fox'), [40, 2], 'two words, two phrases');
+  });
+
+  it("reads SQLite's bm25 as it scores: the count from any matching row, none past half the texts", () => {
+    const db = new Database(TextIndex.fileIn(dir), { readonly: true });
+    try {
+      const scores = db.prepare('SELECT bm25(text_fts, 8.0, 3.0, 1.0) AS score, bm25(text_fts, 16.0, 6.0, 2.0) AS doubled FROM text_fts WHERE text_fts MATCH ?');
+      const counts = (phrase: string) => (scores.all(phrase) as { score: number; doubled: number }[]).map((r) => matchesFromBm25(r.score, r.doubled, 40));
+      assert.deepEqual(counts('"red fox"'), [6, 6, 6, 6, 6, 6]);
+      assert.deepEqual(counts('"grey wolf"'), Array(30).fill(null));
+    } finally {
+      db.close();
+    }
   });
 });
