@@ -9,8 +9,22 @@
 
 export const WORD_BREAK = '\u200B';
 
-const UNSPACED_RUN =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3005\u30FC]{2,}/gu;
+const UNSPACED_CHAR = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u3005\\u30FC]';
+const UNSPACED_RUN = new RegExp(`${UNSPACED_CHAR}{2,}`, 'gu');
+
+/** Whether `char` (one code point) is of those scripts. */
+export const isUnspacedChar = (char: string): boolean => UNSPACED_ONE.test(char);
+const UNSPACED_ONE = new RegExp(`^${UNSPACED_CHAR}$`, 'u');
+
+/**
+ * The blocks those scripts' characters lie in (any astral character too): a text with none of them
+ * skips the script-property search, which costs a tenth of a millisecond on an average page of Latin
+ * text. Curly quotes, dashes and bullets (U+2000–U+206F) are outside, so English pages skip it.
+ */
+const MAYBE_UNSPACED_CHAR = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u19E0-\u19FF\u2E80-\u9FFF\uA9E0-\uA9FF\uAA60-\uAA7F\uF900-\uFAFF\uFF66-\uFF9D\uD800-\uDBFF]/;
+
+/** False only when `text` has no character of those scripts. */
+export const mayBeUnspaced = (text: string): boolean => MAYBE_UNSPACED_CHAR.test(text);
 
 let segmenter: Intl.Segmenter | null = null;
 
@@ -24,7 +38,7 @@ function words(run: string): string {
 
 /** `text` with a WORD_BREAK between the words of every unspaced run. */
 export function markWordBreaks(text: string): string {
-  return text.replace(UNSPACED_RUN, words);
+  return mayBeUnspaced(text) ? text.replace(UNSPACED_RUN, words) : text;
 }
 
 /** Text as a reader sees it again: the breaks markWordBreaks added, and any the source had, removed. */

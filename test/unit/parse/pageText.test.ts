@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import { pdfText, plainText, textFileKind } from '../../../electron/engine/parse/fileText.js';
 import { parseHtml } from '../../../electron/engine/parse/html.js';
-import { markWordBreaks, WORD_BREAK, withoutWordBreaks } from '../../../electron/engine/parse/wordBreaks.js';
+import { isUnspacedChar, markWordBreaks, mayBeUnspaced, WORD_BREAK, withoutWordBreaks } from '../../../electron/engine/parse/wordBreaks.js';
 import { tinyPdf } from '../../helpers/tinyPdf.js';
 
 const textOf = (html: string | Buffer, contentType = 'text/html') => {
@@ -42,6 +42,27 @@ describe('page text', () => {
     assert.ok(marked.split(/[\u200B ]/).includes('新聞'), marked);
     assert.ok(marked.endsWith(' café résumé'));
     assert.equal(withoutWordBreaks(marked), '東京都の図書館で古い新聞を保存 café résumé');
+  });
+});
+
+describe('word breaks', () => {
+  it('looks for unspaced runs in every text that has a character of those scripts, astral ones included', () => {
+    const missed: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (isUnspacedChar(c) && !mayBeUnspaced(`text ${c}`)) missed.push(cp.toString(16));
+    }
+    assert.deepEqual(missed, []);
+    const marked = markWordBreaks('東京都に住む');
+    assert.ok(marked.includes(WORD_BREAK));
+    assert.equal(withoutWordBreaks(marked), '東京都に住む');
+  });
+
+  it('skips Latin text, curly quotes, dashes and bullets included, without the script search', () => {
+    const latin = 'It’s “quoted” — and • listed… naïve café, Ærø, ǅ ḉ';
+    assert.equal(mayBeUnspaced(latin), false);
+    assert.equal(markWordBreaks(latin), latin);
   });
 });
 
