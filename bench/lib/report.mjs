@@ -83,6 +83,14 @@ export function targets(results) {
     add('4', 'extra requests ≤ URLs in flight at the kill', `${f(s4.extraRequests)} re-fetched vs ${f(s4.killedAt.inFlight)} in flight`, s4.killedAt.inFlight != null && s4.extraRequests <= s4.killedAt.inFlight);
   }
   const s7 = results.scenarios['7'];
+  const s8 = results.scenarios['8'];
+  if (s8) add('8', `≥ ${f(s8.aim * 100)}% of ${f(s8.ceilingReqPerSec)} requests/s (${s8.sites} sites × ${s8.connections} connections at ${s8.latencyMs} ms)`, `${f(s8.share * 100, 1)}% (${f(s8.harvest.fetchPhaseRequestsPerSec, 1)} req/s over the fetch phase, ${f(s8.harvest.requestsPerSec, 1)} over the whole run)`, s8.met);
+  const s9 = results.scenarios['9'];
+  if (s9) {
+    add('9', "wall time ≤ wget -m -k -E -p's on the nginx-served manuals", `${f(s9.wallRatio, 2)}× (${f(s9.harvest.wallSeconds, 1)} s vs ${f(s9.wget.wallSeconds, 1)} s)`, s9.wallRatio != null && s9.wallRatio <= 1);
+    const o = s9.harvest.offline;
+    add('9', '100% offline fidelity', o ? `${f(o.fidelityPct, 2)}% (${f(o.local)} of ${f(o.refs + o.escaping)} references local, ${f(o.broken)} broken, ${f(o.escaping)} escaping; ${f(o.pages)} pages)` : 'no mirror', o !== null && o.broken === 0 && o.escaping === 0);
+  }
   if (s7) add('7', `--render keeps ≥ ${f(s7.aim * 100, 1)}% of the static pages/s with ${s7.renderPages} browser pages`, `${f(s7.share * 100, 1)}% (${f(s7.render.pagesPerSec, 2)} vs ${f(s7.static.pagesPerSec, 2)} pages/s)`, s7.met);
   return t;
 }
@@ -147,6 +155,21 @@ export function markdown(results) {
   }
   const s7 = results.scenarios['7'];
   if (s7) out.push(`## Scenario 7: rendered capture against a static crawl, ${f(s7.pages)}-page site`, '', ...renderSummary(s7).map((l) => `- ${l}`), '');
+  const s8 = results.scenarios['8'];
+  if (s8) {
+    out.push(`## Scenario 8: ${s8.sites} sites of ${s8.pagesPerSite} pages at once, ${s8.latencyMs} ms per response, ${s8.connections} connections per host (ceiling ${f(s8.ceilingReqPerSec)} req/s)`, '', ...crawlTable([s8.harvest]), '');
+    out.push(`Fetch phase ${f(s8.harvest.fetchPhaseSeconds, 1)} s: ${f(s8.harvest.fetchPhaseRequestsPerSec, 1)} req/s = ${f(s8.share * 100, 1)}% of the ceiling. Requests per site: ${s8.requestsPerSite.map((n) => f(n)).join(', ')}.`, '');
+  }
+  const s9 = results.scenarios['9'];
+  if (s9) {
+    out.push(`## Scenario 9: Debian's ${s9.manuals.join(' and ')} manuals (${f(s9.sourcePages)} HTML pages) served by nginx, gzip on`, '', '| crawler | wall s | requests | peak RSS MiB | CPU s | disk MiB | pages on disk | references local / broken / escaping | fidelity |', '|---|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const [name, r] of [['harvest', s9.harvest], ['wget -m -k -E -p', s9.wget]]) {
+      const o = r.offline;
+      out.push(`| ${name} | ${f(r.wallSeconds, 1)} | ${f(r.requests)} | ${f(r.maxRssMiB, 1)} | ${f(r.cpuSeconds, 1)} | ${f(r.diskMiB, 1)} | ${o ? f(o.pages) : '–'} | ${o ? `${f(o.local)} / ${f(o.broken)} / ${f(o.escaping)}` : '–'} | ${o ? `${f(o.fidelityPct, 2)}%` : '–'} |`);
+    }
+    const errs = (r) => f(r.offline?.absoluteToErrors);
+    out.push('', `Harvest's wall time is ${f(s9.wallRatio, 2)}× wget's. References left absolute to URLs the server answers with an error (not archivable, not counted): Harvest ${errs(s9.harvest)}, wget ${errs(s9.wget)}.`, '');
+  }
   for (const [k, v] of Object.entries(results.scenarios)) if (k.endsWith('-error')) out.push(`Scenario ${k.replace('-error', '')} failed: ${v}`, '');
   out.push('## Targets', '', '| scenario | target | measured | met |', '|---|---|---|---|');
   for (const t of targets(results)) out.push(`| ${t.scenario} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
@@ -168,6 +191,10 @@ function keyFigures(r) {
   const s4 = r.scenarios?.['4'];
   if (s4) Object.assign(k, { 's4 first new fetch s': s4.resume.firstNewFetchSeconds, 's4 extra requests': s4.extraRequests });
   const s7 = r.scenarios?.['7'];
+  const s9 = r.scenarios?.['9'];
+  if (s9) Object.assign(k, { 's9 harvest wall s': s9.harvest.wallSeconds, 's9 wget wall s': s9.wget.wallSeconds });
+  const s8 = r.scenarios?.['8'];
+  if (s8) Object.assign(k, { 's8 req/s (fetch phase)': s8.harvest.fetchPhaseRequestsPerSec, 's8 CPU s': s8.harvest.cpuSeconds });
   if (s7) Object.assign(k, { 's7 static pages/s': s7.static.pagesPerSec, 's7 render pages/s': s7.render.pagesPerSec, 's7 render share': s7.share, 's7 render tree peak RSS MiB': s7.render.treeRssMiB });
   return k;
 }
