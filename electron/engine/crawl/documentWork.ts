@@ -1,6 +1,6 @@
 import { pdfText, plainText, type TextFileKind } from '../parse/fileText.js';
-import type { Template } from '../../../shared/template.js';
-import { PageAnalyzer, type FocusRequest, type PageAnalysis } from '../focus/pageAnalysis.js';
+import type { PageAnalyzer } from '../focus/pageAnalysis.js';
+import type { FocusRequest, PageAnalysis } from '../focus/pageAnalysisTypes.js';
 import type { ExtractedLink, ParsedDoc } from '../parse/html.js';
 import { textDigest } from '../parse/visibleText.js';
 import { packText, type PackedText } from '../store/packedText.js';
@@ -62,14 +62,12 @@ export interface SaveFailure {
 export class DocumentWork {
   private readonly parsed = new Map<number, ParsedDoc>();
   private readonly memo = new ReferenceMemo();
-  private readonly analyzer: PageAnalyzer | null;
 
+  /** `analyzer`: a focused crawl's, built from its template; null otherwise. */
   constructor(
     private readonly mirror: Mirror,
-    template: Template | null = null,
-  ) {
-    this.analyzer = template === null ? null : new PageAnalyzer(template);
-  }
+    private readonly analyzer: PageAnalyzer | null = null,
+  ) {}
 
   prepare(ticket: number, req: PrepareRequest): PreparedDocument {
     const body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);

@@ -1,5 +1,5 @@
 import type { FocusPolicy, PageVerdict } from '../focus/focusPolicy.js';
-import type { PageAnalysis } from '../focus/pageAnalysis.js';
+import type { PageAnalysis } from '../focus/pageAnalysisTypes.js';
 import type { QueuedRow } from '../store/catalogue.js';
 import type { UrlCapture } from '../store/catalogueTypes.js';
 import type { FetchResponse } from '../fetch/fetcher.js';

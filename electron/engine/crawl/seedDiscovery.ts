@@ -110,7 +110,7 @@ async function searchResults(get: PoliteGet, pattern: string, keyword: string, p
     const url = canonicalize(pattern.replaceAll('{q}', encodeURIComponent(keyword)).replaceAll('{page}', String(page)));
     const res = url === null ? null : await get.fetch(url);
     if (res === null || res.status < 200 || res.status >= 300 || !/html/i.test(res.contentType ?? 'text/html')) break;
-    const fresh = searchResultLinks(res.body.toString('utf8'), res.url).filter((l) => !seen.has(l));
+    const fresh = (await searchResultLinks(res.body.toString('utf8'), res.url)).filter((l) => !seen.has(l));
     if (fresh.length === 0) break;
     for (const l of fresh) seen.add(l);
     out.push(...fresh);
@@ -142,7 +142,7 @@ async function sitemapEntries(get: PoliteGet, roots: readonly string[]) {
     const res = await get.fetch(url);
     if (res === null || res.status < 200 || res.status >= 300) continue;
     try {
-      const map = parseSitemap(res.body);
+      const map = await parseSitemap(res.body);
       queue.push(...map.sitemaps);
       entries.push(...map.urls);
     } catch {

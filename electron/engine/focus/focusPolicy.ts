@@ -2,7 +2,7 @@ import { linkThresholdOf, type Template } from '../../../shared/template.js';
 import type { Catalogue, QueuedRow } from '../store/catalogue.js';
 import { harvestRateOf, type FocusCounts, type FocusStore, type TopicState } from '../store/focusStore.js';
 import { sampleSeeds } from './crawlProbability.js';
-import { LINK_ADVANCES, LINK_NEXT_PAGE, type FocusRequest, type PageAnalysis } from './pageAnalysis.js';
+import { LINK_ADVANCES, LINK_NEXT_PAGE, type FocusRequest, type PageAnalysis } from './pageAnalysisTypes.js';
 import { NearDuplicateIndex } from './simhash.js';
 
 /**

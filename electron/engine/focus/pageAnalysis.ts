@@ -3,44 +3,15 @@ import type { Template } from '../../../shared/template.js';
 import { decodeText } from '../parse/decode.js';
 import { GenerationalCache } from '../store/generationalCache.js';
 import type { ExtractedLink } from '../parse/types.js';
-import { FieldExtractor, type ExtractedValue } from './extract.js';
+import { FieldExtractor } from './extract.js';
 import { linkScore, ownLinkScore } from './linkScore.js';
 import { NextPageLabels } from './nextPage.js';
+import { LINK_ADVANCES, LINK_NEXT_PAGE, type FocusRequest, type PageAnalysis } from './pageAnalysisTypes.js';
 import { FocusTextCollector } from './pageText.js';
 import { relevanceOf } from './relevance.js';
 import { simhash64, simhashHex } from './simhash.js';
 import { listMatcher, topicMatcher, type KeywordMatcher } from './topic.js';
 import { tokenize, urlTokens } from './tokens.js';
-
-/** What the crawl tells the document worker about a page it hands over for analysis. */
-export interface FocusRequest {
-  /** Filter levels passed on the way to this page (0 for a seed). */
-  level: number;
-  /** Extract the template's fields (a final page). */
-  extract: boolean;
-}
-
-export const LINK_ADVANCES = 1;
-export const LINK_NEXT_PAGE = 2;
-
-/** A page's scores, computed in the document worker from the same scan that finds its links. */
-export interface PageAnalysis {
-  relevance: number;
-  /** 64-bit SimHash of the page's own words, 16 hex digits. */
-  simhash: string;
-  /** SHA-256 of the response body: exact duplicates. */
-  digest: string;
-  /** Per link, in order: its score in [0, 1), or -1 for what is not navigation (requisites). */
-  linkScores: number[];
-  /** Per link: its anchor text's relevance (what a link on an off-topic page must pass), or -1. */
-  linkOwn: number[];
-  /** Per link: LINK_ADVANCES (matches the next filter level), LINK_NEXT_PAGE (a next-page label). */
-  linkFlags: number[];
-  /** The page mentions the filter keywords of the level it was reached through. */
-  matchesLevel: boolean;
-  /** Extracted fields, or null when not asked for. */
-  fields: ExtractedValue[] | null;
-}
 
 /** Words scored per page at most: enough to judge a page, and a bound on the cost of a huge one. */
 const MAX_WORDS = 20_000;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parseTemplate, type TemplateInput } from '../../../shared/template.js';
 import { FocusPolicy } from '../../../electron/engine/focus/focusPolicy.js';
-import { LINK_ADVANCES, LINK_NEXT_PAGE, type PageAnalysis } from '../../../electron/engine/focus/pageAnalysis.js';
+import { LINK_ADVANCES, LINK_NEXT_PAGE, type PageAnalysis } from '../../../electron/engine/focus/pageAnalysisTypes.js';
 import { simhashHex } from '../../../electron/engine/focus/simhash.js';
 import { Catalogue, type QueuedRow } from '../../../electron/engine/store/catalogue.js';
 import { FocusStore } from '../../../electron/engine/store/focusStore.js';
