@@ -63,6 +63,25 @@ describe('DocumentPool', () => {
     assert.equal(failure?.code, 'ENAMETOOLONG');
   });
 
+  it('starts another worker only while every worker has a document in hand, and no more than its size', async () => {
+    const own = new DocumentPool({ mirrorRoot: path.join(dir, 'mirror'), tmpDir: path.join(dir, 'tmp') }, 2);
+    try {
+      const req = { kind: 'html' as const, body: Buffer.from(PAGE), url: 'http://example.org/', contentType: 'text/html', packOriginal: false };
+      const oneAtATime: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const doc = await own.prepare(req);
+        own.discard(doc);
+        oneAtATime.push(doc.worker);
+      }
+      assert.deepEqual(oneAtATime, [0, 0, 0], 'documents one at a time keep to the first worker');
+      const together = await Promise.all(Array.from({ length: 8 }, () => own.prepare(req)));
+      for (const doc of together) own.discard(doc);
+      assert.deepEqual([...new Set(together.map((d) => d.worker))].sort(), [0, 1]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('forgets a discarded document: saving it afterwards is an error, not a stale copy', async () => {
     const doc = await pool.prepare({ kind: 'css', body: Buffer.from('a{background:url(x.png)}'), url: 'http://example.org/s.css', contentType: 'text/css', packOriginal: false });
     pool.discard(doc);
