@@ -12,18 +12,19 @@ import { ensureTools, PEERS } from './lib/crawlers.mjs';
 import { comparison, markdown } from './lib/report.mjs';
 import { docSiteBench } from './lib/docSite.mjs';
 import { manySitesBench } from './lib/manySites.mjs';
-import { scenario1, scenario2, scenario3, scenario4 } from './lib/scenarios.mjs';
+import { scenario1, scenario10, scenario2, scenario3, scenario4 } from './lib/scenarios.mjs';
 import { renderBench } from './render.mjs';
 import { searchBench } from './search.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
-  --scenarios 1,...,9       which scenarios (5 is measured during 1; 6 is search: query p50/p95 on synthetic
+  --scenarios 1,...,10      which scenarios (5 is measured during 1; 6 is search: query p50/p95 on synthetic
                             indexes of 5,000 and 100,000 pages, bench/search.mjs; 7 is rendered capture
                             against a static crawl, bench/render.mjs; 8 is ten 200-page sites at once on
                             ports --port+100 to +109; 9 is Debian's Python and PostgreSQL manuals served by
-                            nginx on --port+200, Harvest against wget -m -k -E -p) [all]
+                            nginx on --port+200, Harvest against wget -m -k -E -p; 10 is scenario 1's crawl
+                            pinned to one core, then to every core) [all]
   --pages N                 site size for scenarios 1 and 2 [5000]
   --scale A,B,C             site sizes for scenario 3 [1000,10000,100000]
   --queued N                URLs in scenario 3's frontier, 0 to skip [1000000]
@@ -44,7 +45,7 @@ Results: bench/results/<timestamp>.json and .md, and the tables on stdout.`;
 
 const { values: o } = parseArgs({
   options: {
-    scenarios: { type: 'string', default: '1,2,3,4,5,6,7,8,9' },
+    scenarios: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10' },
     pages: { type: 'string', default: '5000' },
     scale: { type: 'string', default: '1000,10000,100000' },
     queued: { type: 'string', default: '1000000' },
@@ -83,7 +84,7 @@ const numbers = (name, v) => v.split(',').map((x) => positive(name, x.trim()));
 
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 const wanted = new Set(o.scenarios.split(',').map((s) => s.trim()));
-for (const s of wanted) if (!['1', '2', '3', '4', '5', '6', '7', '8', '9'].includes(s)) fail(`unknown scenario '${s}'`);
+for (const s of wanted) if (!['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].includes(s)) fail(`unknown scenario '${s}'`);
 const peers = o['no-peers'] ? [] : o.peers.split(',').map((p) => p.trim()).filter(Boolean);
 for (const p of peers) if (!PEERS[p]) fail(`unknown peer '${p}'`);
 const scale = numbers('scale', o.scale);
@@ -167,6 +168,7 @@ const plan = [
   ['7', renderBench, wanted.has('7')],
   ['8', manySitesBench, wanted.has('8')],
   ['9', docSiteBench, wanted.has('9')],
+  ['10', scenario10, wanted.has('10')],
 ];
 ctx.log(`work folder ${ctx.out}`);
 for (const [name, run, on] of plan) {

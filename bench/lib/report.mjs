@@ -85,6 +85,8 @@ export function targets(results) {
   const s7 = results.scenarios['7'];
   const s8 = results.scenarios['8'];
   if (s8) add('8', `≥ ${f(s8.aim * 100)}% of ${f(s8.ceilingReqPerSec)} requests/s (${s8.sites} sites × ${s8.connections} connections at ${s8.latencyMs} ms)`, `${f(s8.share * 100, 1)}% (${f(s8.harvest.fetchPhaseRequestsPerSec, 1)} req/s over the fetch phase, ${f(s8.harvest.requestsPerSec, 1)} over the whole run)`, s8.met);
+  const s10 = results.scenarios['10'];
+  if (s10) add('10', `the second core buys ≥ ${s10.aim}× on scenario 1's fetch`, `${f(s10.fetchSpeedup, 2)}× until the site was fetched (${f(s10.oneCore.siteDoneSeconds, 1)} s on one core, ${f(s10.allCores.siteDoneSeconds, 1)} s on ${s10.cores}), ${f(s10.wallSpeedup, 2)}× in wall time`, s10.fetchSpeedup != null && s10.fetchSpeedup >= s10.aim);
   const s9 = results.scenarios['9'];
   if (s9) {
     add('9', "wall time ≤ wget -m -k -E -p's on the nginx-served manuals", `${f(s9.wallRatio, 2)}× (${f(s9.harvest.wallSeconds, 1)} s vs ${f(s9.wget.wallSeconds, 1)} s)`, s9.wallRatio != null && s9.wallRatio <= 1);
@@ -160,6 +162,8 @@ export function markdown(results) {
     out.push(`## Scenario 8: ${s8.sites} sites of ${s8.pagesPerSite} pages at once, ${s8.latencyMs} ms per response, ${s8.connections} connections per host (ceiling ${f(s8.ceilingReqPerSec)} req/s)`, '', ...crawlTable([s8.harvest]), '');
     out.push(`Fetch phase ${f(s8.harvest.fetchPhaseSeconds, 1)} s: ${f(s8.harvest.fetchPhaseRequestsPerSec, 1)} req/s = ${f(s8.share * 100, 1)}% of the ceiling. Requests per site: ${s8.requestsPerSite.map((n) => f(n)).join(', ')}.`, '');
   }
+  const s10 = results.scenarios['10'];
+  if (s10) out.push(`## Scenario 10: scenario 1's crawl on one core, then on ${s10.cores}`, '', ...crawlTable([s10.oneCore, s10.allCores]), '', `Speed-up from the other cores: ${f(s10.fetchSpeedup, 2)}× until the site was fetched, ${f(s10.wallSpeedup, 2)}× in wall time.`, '');
   const s9 = results.scenarios['9'];
   if (s9) {
     out.push(`## Scenario 9: Debian's ${s9.manuals.join(' and ')} manuals (${f(s9.sourcePages)} HTML pages) served by nginx, gzip on`, '', '| crawler | wall s | requests | peak RSS MiB | CPU s | disk MiB | pages on disk | references local / broken / escaping | fidelity |', '|---|---:|---:|---:|---:|---:|---:|---|---:|');
@@ -191,6 +195,8 @@ function keyFigures(r) {
   const s4 = r.scenarios?.['4'];
   if (s4) Object.assign(k, { 's4 first new fetch s': s4.resume.firstNewFetchSeconds, 's4 extra requests': s4.extraRequests });
   const s7 = r.scenarios?.['7'];
+  const s10 = r.scenarios?.['10'];
+  if (s10) Object.assign(k, { 's10 speed-up (fetch)': s10.fetchSpeedup });
   const s9 = r.scenarios?.['9'];
   if (s9) Object.assign(k, { 's9 harvest wall s': s9.harvest.wallSeconds, 's9 wget wall s': s9.wget.wallSeconds });
   const s8 = r.scenarios?.['8'];

@@ -1,6 +1,7 @@
 // The five scenarios of issue 5. Each takes the run context and returns a plain JSON result.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { harvestCommand, measureRun, PEERS } from './crawlers.mjs';
 import { eventTail, fetchPhase, progressGaps, readEvents } from './events.mjs';
@@ -296,5 +297,37 @@ export async function scenario4(ctx) {
       refetchedExamples: refetched.slice(0, 10),
       totalRequests: before.requests + after.requests,
     };
+  });
+}
+
+/**
+ * 10: what the second core buys. Scenario 1's site crawled by Harvest pinned with taskset to one core,
+ * then to every core (the server unpinned both times): wall time, and time until the server saw the
+ * site fetched (the CPU-bound part), each as a ratio of the one-core run to the all-cores run.
+ */
+export async function scenario10(ctx) {
+  const cores = os.availableParallelism();
+  return withServer(ctx, ctx.pages, { compress: true }, async (server) => {
+    const runs = {};
+    for (const [name, cpus] of [['oneCore', '0'], ['allCores', `0-${cores - 1}`]]) {
+      ctx.log(`scenario 10: harvest on cores ${cpus}`);
+      const archive = path.join(ctx.out, `scenario10-${name}`, 'archive');
+      const cmd = harvestCommand(ctx.root, ['crawl', `${server.origin}/`, '--out', archive], { connections: CEILING_CONNECTIONS });
+      runs[name] = await measureRun({
+        name: `harvest (cores ${cpus})`,
+        cmd: ['taskset', '-c', cpus, ...cmd],
+        outDir: path.join(ctx.out, `scenario10-${name}`),
+        mirrorDir: path.join(archive, 'mirror'),
+        diskDir: archive,
+        server,
+        capSeconds: ctx.harvestCap,
+        benchDir: ctx.benchDir,
+        keepMirrors: ctx.keepMirrors,
+        check: false,
+      });
+      fs.rmSync(archive, { recursive: true, force: true });
+    }
+    const speedup = (k) => (runs.oneCore[k] && runs.allCores[k] ? round(runs.oneCore[k] / runs.allCores[k], 2) : null);
+    return { cores, ...runs, wallSpeedup: speedup('wallSeconds'), fetchSpeedup: speedup('siteDoneSeconds'), aim: 1.6 };
   });
 }
