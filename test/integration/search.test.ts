@@ -5,11 +5,12 @@
  * `harvest reindex` rebuilds the same index from the WARC files and mirror alone.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import iconv from 'iconv-lite';
 import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
@@ -86,6 +87,18 @@ describe('full-text search', { timeout: 300_000 }, () => {
     await site?.stop();
     server?.close();
     rmSync(work, { recursive: true, force: true });
+  });
+
+  it('leaves a finished crawl\'s index compacted: one segment, no free pages, no side files', () => {
+    const db = new Database(path.join(archive, 'text.sqlite'), { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT COUNT(DISTINCT segid) FROM text_fts_idx').pluck().get(), 1);
+      assert.equal(db.pragma('freelist_count', { simple: true }), 0);
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'delete');
+    } finally {
+      db.close();
+    }
+    assert.ok(!existsSync(path.join(archive, 'text.sqlite-wal')));
   });
 
   it('finds a phrase from a generated page on that page', async () => {

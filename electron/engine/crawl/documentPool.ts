@@ -18,6 +18,7 @@ export type ToDocumentWorker =
   | { op: 'save'; ticket: number; req: SaveRequest }
   | { op: 'write'; ticket: number; localPath: string; data: Uint8Array }
   | { op: 'fileText'; ticket: number; kind: TextFileKind; data: Uint8Array; contentType: string | null }
+  | { op: 'compactTextIndex'; ticket: number; file: string }
   | { op: 'discard'; ticket: number };
 
 /** A worker's answer to one request, by its ticket. */
@@ -25,6 +26,7 @@ export type DocumentReply =
   | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array | null } }
   | { ticket: number; ok: true; failure: SaveFailure | null }
   | { ticket: number; ok: true; text: PackedText | null }
+  | { ticket: number; ok: true; compacted: true }
   | { ticket: number; ok: false; error: string };
 
 /** The first message says the worker has loaded; every other answers a request. */
@@ -167,6 +169,12 @@ export class DocumentPool {
     if (!m.ok) throw new Error(m.error);
     if (!('text' in m)) throw new Error('a document worker answered out of turn');
     return m.text;
+  }
+
+  /** Compacts the crawl's finished search index (TextIndex.compact) in a worker, off the crawl's thread. */
+  async compactTextIndex(file: string): Promise<void> {
+    const m = await this.ask(this.slots[this.leastBusy()]!, { op: 'compactTextIndex', ticket: this.nextTicket++, file });
+    if (!m.ok) throw new Error(m.error);
   }
 
   private failureOf(m: DocumentReply): SaveFailure | null {

@@ -36,6 +36,15 @@ port.on('message', (m: ToDocumentWorker) => {
           (e: unknown) => port.postMessage({ ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies DocumentReply),
         );
         return;
+      case 'compactTextIndex':
+        // Loaded here only: the index's module brings SQLite into the worker, which nothing else needs.
+        import('../store/textIndex.js')
+          .then(({ TextIndex }) => TextIndex.compact(m.file))
+          .then(
+            () => port.postMessage({ ticket: m.ticket, ok: true, compacted: true } satisfies DocumentReply),
+            (e: unknown) => port.postMessage({ ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies DocumentReply),
+          );
+        return;
       case 'discard':
         work.discard(m.ticket);
         return;

@@ -352,16 +352,27 @@ export class TextIndex {
     if (!this.db.open) return;
     if (!this.readonly) {
       this.flush();
-      // Merges the index's segments into one: smaller and faster to search, worth it once complete.
-      if (opts.optimize) {
-        this.db.exec("INSERT INTO text_fts (text_fts) VALUES ('optimize')");
-        // The merged-away segments leave a third or so of the file free.
-        this.db.exec('VACUUM');
-      }
+      if (opts.optimize) compactIndex(this.db);
       this.db.pragma('journal_mode = DELETE');
     }
     this.db.close();
   }
+
+  /**
+   * Compacts a complete index file that no one else is writing (see compactIndex). A crawl has a
+   * document worker do it, so that its own thread keeps reporting progress meanwhile.
+   */
+  static compact(file: string): void {
+    const index = TextIndex.openWritable(file);
+    index.close({ optimize: true });
+  }
+}
+
+/** Merges the index's segments into one (smaller and faster to search, worth it once complete), and gives back the space they leave. */
+function compactIndex(db: Database.Database): void {
+  db.exec("INSERT INTO text_fts (text_fts) VALUES ('optimize')");
+  // The merged-away segments leave a third or so of the file free.
+  db.exec('VACUUM');
 }
 
 /** Moves a freshly built index over the archive's (reindex): readers see the old one or the new, whole. */
