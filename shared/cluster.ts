@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import type { SkipReason } from './crawl.js';
 import { LiveControlSchema, type Job } from './job.js';
 
 /**
  * A cluster harvest (workers sharing a frontier in PostgreSQL) as `harvest cluster status` reports
  * it, and as the app shows it when attached: the same figures cross the process boundary.
  */
+
+/** The job limits a cluster harvest enforces across its workers (the depth limit is admission's). */
+export type ClusterLimit = Extract<SkipReason, 'limit:pages' | 'limit:bytes' | 'limit:duration'>;
 
 /** The window over which a worker's rate is measured. */
 export const RATE_WINDOW_S = 30;
@@ -41,6 +45,8 @@ export interface ClusterStatus {
   activeWorkers: number | null;
   /** Paused (`harvest control --pause`): workers take no new batch; `counts.leased` are still in flight. */
   paused: boolean;
+  /** The job limit (--max-pages, --max-bytes, --max-duration) the harvest reached, or null. */
+  limit: ClusterLimit | null;
   /** The politeness every worker follows now. */
   politeness: Job['politeness'];
   workers: WorkerStatus[];

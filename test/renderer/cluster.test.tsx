@@ -34,6 +34,7 @@ const status = (extra: Partial<ClusterStatus> = {}): ClusterStatus => ({
   pending: 62,
   activeWorkers: null,
   paused: false,
+  limit: null,
   politeness: parseJob({ seeds: ['http://127.0.0.1:1/'] }).politeness,
   workers: [worker('w1'), worker('w2', { state: 'dead', silentS: 31, sites: [] })],
   ...extra,
@@ -111,5 +112,10 @@ describe('attaching to a cluster harvest', () => {
     assert.match(screen.getByTestId('cluster-error').textContent ?? '', /Connection terminated/);
     assert.equal(screen.getByTestId('cluster-phase').textContent, 'unreachable');
     assert.ok(!document.body.textContent?.includes('hunter2'));
+
+    // A harvest a job limit ended says which.
+    act(() => dispatchHostEvent({ type: 'cluster', cluster: view({ status: status({ counts: { archived: 20, skipped: 40 }, pending: 0, limit: 'limit:pages' }) }) }));
+    assert.equal(screen.getByTestId('cluster-phase').textContent, 'finished');
+    assert.match(screen.getByTestId('cluster-progress').textContent ?? '', /Finished: 20 URLs fetched \(limit:pages reached\)/);
   });
 });

@@ -34,6 +34,8 @@ export interface BatchResult {
   fetched: number;
   bytes: number;
   failures: number;
+  /** HTML pages archived (the page limit's count). */
+  pages: number;
 }
 
 const REQUEUABLE: SkipReason[] = ['scope', 'limit:depth', 'limit:links-per-page'];
@@ -66,11 +68,12 @@ export async function commitBatch(
     await record(c, worker, lease.id, r.outcomes);
     await c.query(`UPDATE leases SET done_at = now(), outcome = 'done' WHERE id = $1`, [lease.id]);
     await c.query('UPDATE sites SET holder = NULL, free_since = now() WHERE site = $1 AND holder = $2', [lease.site, worker]);
-    await c.query('UPDATE workers SET fetched = fetched + $2, bytes = bytes + $3, failures = failures + $4 WHERE id = $1', [
+    await c.query('UPDATE workers SET fetched = fetched + $2, bytes = bytes + $3, failures = failures + $4, pages = pages + $5 WHERE id = $1', [
       worker,
       r.fetched,
       r.bytes,
       r.failures,
+      r.pages,
     ]);
     return true;
   });

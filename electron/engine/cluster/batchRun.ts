@@ -43,7 +43,7 @@ const GATE_POLL_MS = 20;
  * document workers, other files written as they came. Nothing is reported until the batch commits.
  */
 export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy): Promise<BatchResult> {
-  const result: BatchResult = { outcomes: [], discoveries: [], seedRedirects: [], fetched: 0, bytes: 0, failures: 0 };
+  const result: BatchResult = { outcomes: [], discoveries: [], seedRedirects: [], fetched: 0, bytes: 0, failures: 0, pages: 0 };
   const host = new URL(lease.site).host;
   const pace = { lastResponseMs: 0, lastStartMs: 0 };
   const queue = [...lease.urls];
@@ -195,6 +195,8 @@ async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt:
     saved = true;
     const failure = await t.documents.save(doc, { localPath, written });
     if (failure !== null) return { ...base, state: 'failed', error: `cannot save as ${localPath}: ${failure.code}` };
+    // The page limit counts what the local crawl counts: HTML documents saved.
+    if (kind === 'html') result.pages++;
     return { ...base, state: 'archived', localPath, title: doc.title };
   } finally {
     if (!saved) t.documents.discard(doc);

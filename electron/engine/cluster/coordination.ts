@@ -1,7 +1,10 @@
 import { hostname } from 'node:os';
 import pg from 'pg';
+import type { ClusterLimit } from '../../../shared/cluster.js';
+import type { Job } from '../../../shared/job.js';
 import type { RobotsRow } from '../store/catalogue.js';
 import { ClusterWorkerError } from './errors.js';
+import { reachedLimit } from './limits.js';
 
 /**
  * The workers' coordination through PostgreSQL: registration and heartbeats, taking back the leases
@@ -62,6 +65,8 @@ export async function registerWorker(db: pg.Pool, id: string, connections: numbe
          started_at = now(), heartbeat_at = now()`,
       [id, hostname(), process.pid, connections],
     );
+    // The duration limit counts from the first worker's start, when the harvest begins fetching.
+    await c.query('UPDATE harvest SET started_at = now() WHERE started_at IS NULL');
   });
 }
 
@@ -158,10 +163,18 @@ interface UrlDbRow {
 
 /**
  * Leases up to `size` of a site's queued URLs (breadth-first) to the worker, unless another worker
- * still holds the site or the harvest is paused. The size and the mean fetch time it was computed
- * from are kept on the lease.
+ * still holds the site, the harvest is paused or it reached a byte or duration limit (past the page
+ * limit, only requisites). The size and the mean fetch time it was computed from are kept on the
+ * lease.
  */
-export async function leaseBatch(db: pg.Pool, worker: string, site: string, size: number, meanFetchMs: number | null): Promise<Lease | null> {
+export async function leaseBatch(
+  db: pg.Pool,
+  worker: string,
+  site: string,
+  size: number,
+  meanFetchMs: number | null,
+  limits: Job['limits'],
+): Promise<Lease | null> {
   return inTransaction(db, async (c) => {
     // Locked so that a reclaim running now waits for this lease and then takes it back too.
     const me = await c.query<{ state: string }>('SELECT state FROM workers WHERE id = $1 FOR SHARE', [worker]);
@@ -169,6 +182,10 @@ export async function leaseBatch(db: pg.Pool, worker: string, site: string, size
     // Read under a share lock, so a pause committed before this point is always seen (see controlCluster).
     const harvest = await c.query<{ paused: boolean }>('SELECT paused FROM harvest FOR SHARE');
     if (harvest.rows[0]?.paused !== false) return null;
+    // Checked here rather than trusted from the round's start: a commit past a limit that is
+    // visible now stops this lease, so only batches leased before it overshoot.
+    const limit = await reachedLimit(c, limits);
+    if (limit === 'limit:bytes' || limit === 'limit:duration') return null;
     const s = await c.query<{ holder: string | null; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
       'SELECT holder, robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE',
       [site],
@@ -184,11 +201,11 @@ export async function leaseBatch(db: pg.Pool, worker: string, site: string, size
     const leaseId = Number(lease.rows[0]!.id);
     const picked = await c.query<UrlDbRow>(
       `WITH picked AS (
-         SELECT id FROM urls WHERE site = $1 AND state = 'queued' AND (retry_at IS NULL OR retry_at <= now())
+         SELECT id FROM urls WHERE site = $1 AND state = 'queued' AND (retry_at IS NULL OR retry_at <= now()) AND (requisite OR NOT $4)
          ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE urls u SET state = 'leased', lease_id = $3 FROM picked WHERE u.id = picked.id
        RETURNING u.id, u.url, u.depth, u.requisite, u.type_hint, u.redirect_hops, u.attempts`,
-      [site, size, leaseId],
+      [site, size, leaseId, limit === 'limit:pages'],
     );
     if (picked.rows.length === 0) {
       await c.query('DELETE FROM leases WHERE id = $1', [leaseId]);
@@ -219,4 +236,22 @@ export async function saveRobots(db: pg.Pool, site: string, r: RobotsRow): Promi
     r.body,
     r.error,
   ]);
+}
+
+/**
+ * Records the limit reached in the harvest row (for status and every worker) and settles what is
+ * queued as skipped for it, as the local crawl does: all of it for bytes and duration, pages only
+ * (not requisites) for the page limit. Leased URLs are left to their batches; what their commits
+ * queue later (links, retries, URLs given back) is settled by the next call, so every worker calls
+ * it each round.
+ */
+export async function enforceLimits(db: pg.Pool, limits: Job['limits']): Promise<ClusterLimit | null> {
+  const reached = await reachedLimit(db, limits);
+  if (reached === null) return null;
+  await inTransaction(db, async (c) => {
+    // A stronger limit replaces the page limit; a final one is never replaced.
+    await c.query(`UPDATE harvest SET stopped_by = $1 WHERE stopped_by IS DISTINCT FROM $1 AND (stopped_by IS NULL OR stopped_by = 'limit:pages')`, [reached]);
+    await c.query(`UPDATE urls SET state = 'skipped', skip_reason = $1, retry_at = NULL WHERE state = 'queued' AND ($1 <> 'limit:pages' OR NOT requisite)`, [reached]);
+  });
+  return reached;
 }

@@ -1,10 +1,11 @@
 import type pg from 'pg';
+import type { ClusterLimit } from '../../../shared/cluster.js';
 import { parseJob, type Job } from '../../../shared/job.js';
 import { canonicalize } from '../url/canonical.js';
 import { ClusterSetupError } from './errors.js';
 
 /** Bumped when the tables change; a worker of another version refuses the harvest. */
-export const CLUSTER_SCHEMA_VERSION = 3;
+export const CLUSTER_SCHEMA_VERSION = 4;
 
 /**
  * One cluster harvest per PostgreSQL database: the job, the frontier (one row per canonical URL with
@@ -25,7 +26,11 @@ CREATE TABLE harvest (
   active_workers int CHECK (active_workers >= 1),
   -- paused: workers take no new lease (their batches in flight finish) until it is cleared
   paused boolean NOT NULL DEFAULT false,
-  created_at timestamptz NOT NULL DEFAULT now()
+  created_at timestamptz NOT NULL DEFAULT now(),
+  -- when the first worker joined: the duration limit counts from here
+  started_at timestamptz,
+  -- the job limit the harvest reached (the page limit may give way to the byte or duration one)
+  stopped_by text CHECK (stopped_by IN ('limit:pages', 'limit:bytes', 'limit:duration'))
 );
 CREATE TABLE workers (
   id text PRIMARY KEY,
@@ -39,7 +44,9 @@ CREATE TABLE workers (
   mean_fetch_ms double precision,
   fetched bigint NOT NULL DEFAULT 0,
   failures bigint NOT NULL DEFAULT 0,
-  bytes bigint NOT NULL DEFAULT 0
+  bytes bigint NOT NULL DEFAULT 0,
+  -- HTML pages archived, summed over the workers for the page limit
+  pages bigint NOT NULL DEFAULT 0
 );
 CREATE TABLE sites (
   site text PRIMARY KEY,
@@ -143,11 +150,22 @@ export interface HarvestRow {
   activeWorkers: number | null;
   /** Paused (`harvest control --pause`): no worker takes a new lease. */
   paused: boolean;
+  /** The job limit the harvest reached, or null. */
+  stoppedBy: ClusterLimit | null;
 }
 
 /** The harvest's job and settings; a database without one, or of another version, is a clear error. */
 export async function readHarvest(db: pg.Pool | pg.PoolClient): Promise<HarvestRow> {
-  let rows: { schema_version: number; name: string; job: unknown; seed_redirects: string[]; lease_timeout_ms: number; active_workers: number | null; paused: boolean }[];
+  let rows: {
+    schema_version: number;
+    name: string;
+    job: unknown;
+    seed_redirects: string[];
+    lease_timeout_ms: number;
+    active_workers: number | null;
+    paused: boolean;
+    stopped_by: ClusterLimit | null;
+  }[];
   try {
     // Every column, so a harvest of another version (other columns) reaches the version check below.
     rows = (await db.query('SELECT * FROM harvest')).rows;
@@ -167,5 +185,6 @@ export async function readHarvest(db: pg.Pool | pg.PoolClient): Promise<HarvestR
     leaseTimeoutMs: row.lease_timeout_ms,
     activeWorkers: row.active_workers,
     paused: row.paused,
+    stoppedBy: row.stopped_by,
   };
 }

@@ -39,6 +39,7 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
     pending: (counts.queued ?? 0) + (counts.leased ?? 0),
     activeWorkers: harvest.activeWorkers,
     paused: harvest.paused,
+    limit: harvest.stoppedBy,
     politeness: harvest.job.politeness,
     workers: workers.rows.map((w) => ({
       id: w.id,

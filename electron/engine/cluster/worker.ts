@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
+import type { ClusterLimit } from '../../../shared/cluster.js';
 import { HARVEST_VERSION, userAgentFor, type Job } from '../../../shared/job.js';
 import { StoredDublinCoreSchema } from '../../../shared/metadata.js';
 import { DocumentPool } from '../crawl/documentPool.js';
@@ -18,7 +19,7 @@ import { ClusterAdmission } from './admission.js';
 import { commitBatch } from './batchCommit.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
-import { leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
+import { enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
 import { activeOf } from './clusterControl.js';
 import { ClusterWorkerError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
@@ -62,6 +63,7 @@ export class ClusterWorker {
   private lastBatch = 0;
   private standingBy = false;
   private paused = false;
+  private limit: ClusterLimit | null = null;
 
   private constructor(
     private readonly db: pg.Pool,
@@ -160,6 +162,8 @@ export class ClusterWorker {
         const harvest = await readHarvest(this.db);
         this.tools.admission.updateSeedRedirects(harvest.seedRedirects);
         this.followPoliteness(harvest.job.politeness, log);
+        // Before looking for work: what the limit leaves queued is settled, so the harvest can end.
+        this.reportLimit(await enforceLimits(this.db, this.job.limits), log);
         const active = activeOf(await liveWorkers(this.db, this.leaseTimeoutMs), harvest.activeWorkers);
         this.reportStandby(!active.includes(this.o.id), log);
         const work = await workToDo(this.db, this.strayAfterMs());
@@ -178,7 +182,7 @@ export class ClusterWorker {
         for (const site of [...mine, ...strays]) {
           if (this.running.size >= this.o.sites) break;
           const size = this.nextBatchSize();
-          const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean());
+          const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean(), this.job.limits);
           if (lease === null) continue;
           this.lastBatch = size;
           this.running.set(site, this.serve(lease).finally(() => this.running.delete(site)));
@@ -232,6 +236,12 @@ export class ClusterWorker {
     if (paused === this.paused) return;
     this.paused = paused;
     log(paused ? 'paused (harvest control --resume lets it go on): taking no new batch' : 'resumed');
+  }
+
+  private reportLimit(limit: ClusterLimit | null, log: (line: string) => void): void {
+    if (limit === this.limit) return;
+    this.limit = limit;
+    log(limit === 'limit:pages' ? 'limit:pages reached: only requisites of the saved pages are fetched now' : `${limit} reached: taking no new batch`);
   }
 
   private failWith(e: unknown): void {

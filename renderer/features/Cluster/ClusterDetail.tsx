@@ -88,7 +88,8 @@ function ClusterProgress({ status: s }: { status: ClusterStatus }) {
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
       <p className="progress-line">
-        {s.pending === 0 ? `Finished: ${plural(fetched, 'URL')} fetched` : `${percent}% of the URLs known so far`} ·{' '}
+        {s.pending === 0 ? `Finished: ${plural(fetched, 'URL')} fetched` : `${percent}% of the URLs known so far`}
+        {s.limit !== null && ` (${s.limit} reached)`} ·{' '}
         <span data-testid="cluster-rate">{formatRate(clusterRate(s))}</span> URLs per second over the last 30 s
       </p>
       <dl className="stats">
