@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { freePort } from './benchSite.js';
 
 /** Debian's PostgreSQL 15 (the `postgresql` package); HARVEST_PG_BIN points elsewhere. */
@@ -61,4 +62,15 @@ function exec(cmd: string, args: string[]): Promise<void> {
     child.once('error', reject);
     child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(args.find((a) => a.includes(PG_BIN)) ?? cmd)} failed (${code}): ${err.trim()}`))));
   });
+}
+
+/** One query on a connection of its own: what a test reads of a cluster harvest's tables. */
+export async function query<T extends pg.QueryResultRow>(db: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: db });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { ENTRY_PAGE } from '../../electron/engine/crawl/entryPage.js';
 import { ABOUT_FILE } from '../../electron/engine/export/mirrorZip.js';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
@@ -13,23 +12,13 @@ import type { ClusterStatus } from '../../shared/cluster.js';
 import { startWorker } from '../helpers/clusterWorker.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
+import { query, startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
 import { CHROMIUM, launchChromium, replayFrame, startViewerServer } from '../helpers/replayViewer.js';
 import { extractZip } from '../helpers/zipReadBack.js';
 
 /** Six sites of 60 pages on their own loopback addresses, each answer 50 ms late. */
 const SITES = 6;
 const PAGES = 60;
-
-async function query<T extends pg.QueryResultRow>(db: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: db });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Every file of a mirror but its entry page (each harvest's own), by path, with its sha256. */
 function mirrorFiles(root: string): Map<string, string> {

@@ -3,29 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
 import type { ClusterStatus } from '../../shared/cluster.js';
 import { startWorker } from '../helpers/clusterWorker.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
+import { query, startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
 
 /** Two sites of 60 pages, each answer 50 ms late; two workers, each from its own address. */
 const SITES = 2;
 const PAGES = 60;
 const ADDRESSES = ['127.0.0.111', '127.0.0.112'];
 const HTML = "(content_type LIKE 'text/html%' OR content_type LIKE 'application/xhtml+xml%')";
-
-async function query<T extends pg.QueryResultRow>(db: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: db });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Two worker names the site hash gives one site each, so both work towards the one limit. */
 function namesSplitting(prefix: string, sites: string[]): string[] {

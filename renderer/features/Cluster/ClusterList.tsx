@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatCount } from '../../lib/format.js';
 import { clusterPhase, fetchedOf, useClusters } from '../../stores/clusters.js';
 import { useNav } from '../../stores/nav.js';
+import { ListRow } from '../ListRow/index.js';
 
 /** The attached cluster harvests, above the jobs: name, database (no password), phase, URLs fetched. */
 export function ClusterList() {
@@ -25,17 +26,13 @@ function ClusterRow({ id, selected }: { id: string; selected: boolean }) {
   if (!view) return null;
   const phase = clusterPhase(view);
   return (
-    <li
-      role="option"
-      aria-selected={selected}
-      className={`job-row${selected ? ' selected' : ''}`}
-      onClick={() =>
-        useNav.getState().guard(() => {
-          useNav.getState().openJobForm(null);
-          useClusters.getState().select(id);
-        })
-      }
-      data-testid="cluster-row"
+    <ListRow
+      selected={selected}
+      onSelect={() => {
+        useNav.getState().openJobForm(null);
+        useClusters.getState().select(id);
+      }}
+      testId="cluster-row"
     >
       <div className="job-row-name">{view.status?.name ?? 'cluster harvest'}</div>
       <div className="job-row-seed muted">{view.db}</div>
@@ -45,6 +42,6 @@ function ClusterRow({ id, selected }: { id: string; selected: boolean }) {
         </span>
         {view.status && <span className="muted">{formatCount(fetchedOf(view.status))} fetched</span>}
       </div>
-    </li>
+    </ListRow>
   );
 }

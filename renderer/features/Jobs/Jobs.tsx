@@ -8,6 +8,7 @@ import { useProgress } from '../../stores/progress.js';
 import { AttachCluster, ClusterDetail, ClusterList } from '../Cluster/index.js';
 import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
+import { ListRow } from '../ListRow/index.js';
 import { Progress } from '../Progress/index.js';
 import { CancelRun, RunControls } from '../RunControls/index.js';
 import { Schedule } from '../Schedule/index.js';
@@ -80,18 +81,14 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
   const live = job.status === 'running' || job.status === 'pausing';
   const archived = (live ? liveArchived : undefined) ?? job.counts?.archived ?? 0;
   return (
-    <li
-      role="option"
-      aria-selected={selected}
-      className={`job-row${selected ? ' selected' : ''}`}
-      onClick={() =>
-        useNav.getState().guard(() => {
-          useJobs.getState().select(id);
-          useNav.getState().openJobForm(null);
-        })
-      }
-      data-testid="job-row"
-      data-job-id={id}
+    <ListRow
+      selected={selected}
+      onSelect={() => {
+        useJobs.getState().select(id);
+        useNav.getState().openJobForm(null);
+      }}
+      testId="job-row"
+      jobId={id}
     >
       <div className="job-row-name">
         {job.job.name}
@@ -113,7 +110,7 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
       <div className="job-row-created muted" data-testid="job-row-created">
         Created {formatDate(job.createdAt)}
       </div>
-    </li>
+    </ListRow>
   );
 }
 
