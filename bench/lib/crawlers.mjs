@@ -41,6 +41,11 @@ export function harvestCommand(root, args, { connections = 8 } = {}) {
   return [process.execPath, path.join(root, 'dist/electron/cli/harvest.js'), ...args, ...settings, '--quiet'];
 }
 
+/** measureRun for a Harvest crawl into `archive`: its mirror is checked, the whole archive measured on disk. */
+export function measureHarvest(ctx, { archive, ...run }) {
+  return measureRun({ name: 'harvest', mirrorDir: path.join(archive, 'mirror'), diskDir: archive, capSeconds: ctx.harvestCap, benchDir: ctx.benchDir, keepMirrors: ctx.keepMirrors, ...run });
+}
+
 /**
  * One measured mirror of the served site: stats reset, the crawler under time -v and the cap, then
  * the server's counters, bytes on disk (of `diskDir`: the whole archive for Harvest) and linkcheck. Mirrors are deleted afterwards unless kept.

@@ -3,7 +3,7 @@
 // how close to the politeness ceiling (sites × connections / latency) the crawl gets.
 import fs from 'node:fs';
 import path from 'node:path';
-import { harvestCommand, measureRun } from './crawlers.mjs';
+import { harvestCommand, measureHarvest } from './crawlers.mjs';
 import { fetchPhase, readEvents } from './events.mjs';
 import { round } from './measure.mjs';
 import { BenchServer, ensureSite } from './site.mjs';
@@ -59,16 +59,11 @@ export async function manySitesBench(ctx) {
     const events = path.join(dir, 'events.jsonl');
     ctx.log(`scenario 8: harvest of ${SITES} sites at once`);
     const group = new ServerGroup(servers);
-    const harvest = await measureRun({
-      name: 'harvest',
+    const harvest = await measureHarvest(ctx, {
       cmd: harvestCommand(ctx.root, ['crawl', '--seeds-file', seeds, '--out', archive, '--events-jsonl', events], { connections: CONNECTIONS }),
       outDir: dir,
-      mirrorDir: path.join(archive, 'mirror'),
-      diskDir: archive,
+      archive,
       server: group,
-      capSeconds: ctx.harvestCap,
-      benchDir: ctx.benchDir,
-      keepMirrors: ctx.keepMirrors,
       check: false,
     });
     const perSite = (await group.stats()).perSite;

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { harvestCommand, measureRun, PEERS } from './crawlers.mjs';
+import { harvestCommand, measureHarvest, measureRun, PEERS } from './crawlers.mjs';
 import { eventTail, fetchPhase, progressGaps, readEvents } from './events.mjs';
 import { memoryOf, round, sleep } from './measure.mjs';
 import { BenchServer, ensureSite } from './site.mjs';
@@ -33,16 +33,11 @@ async function harvestAndPeers(ctx, server, label) {
   fs.mkdirSync(path.dirname(events), { recursive: true });
   const archive = path.join(dir, 'harvest', 'archive');
   ctx.log(`${label}: harvest`);
-  const harvest = await measureRun({
-    name: 'harvest',
+  const harvest = await measureHarvest(ctx, {
     cmd: harvestCommand(ctx.root, ['crawl', `${server.origin}/`, '--out', archive, '--events-jsonl', events], { connections: CEILING_CONNECTIONS }),
     outDir: path.join(dir, 'harvest'),
-    mirrorDir: path.join(archive, 'mirror'),
-    diskDir: archive,
+    archive,
     server,
-    capSeconds: ctx.harvestCap,
-    benchDir: ctx.benchDir,
-    keepMirrors: ctx.keepMirrors,
   });
   const evs = readEvents(events);
   const phase = fetchPhase(evs);
@@ -118,16 +113,11 @@ export async function scenario3(ctx) {
         ctx.log(`scenario 3: harvest on ${pages} pages`);
         const dir = path.join(ctx.out, `scenario3-${pages}`);
         const archive = path.join(dir, 'archive');
-        const r = await measureRun({
-          name: 'harvest',
+        const r = await measureHarvest(ctx, {
           cmd: harvestCommand(ctx.root, ['crawl', `${server.origin}/`, '--out', archive]),
           outDir: dir,
-          mirrorDir: path.join(archive, 'mirror'),
-          diskDir: archive,
+          archive,
           server,
-          capSeconds: ctx.harvestCap,
-          benchDir: ctx.benchDir,
-          keepMirrors: ctx.keepMirrors,
           check: pages <= ctx.linkcheckMaxPages,
         });
         fs.rmSync(archive, { recursive: true, force: true });
@@ -313,16 +303,12 @@ export async function scenario10(ctx) {
       ctx.log(`scenario 10: harvest on cores ${cpus}`);
       const archive = path.join(ctx.out, `scenario10-${name}`, 'archive');
       const cmd = harvestCommand(ctx.root, ['crawl', `${server.origin}/`, '--out', archive], { connections: CEILING_CONNECTIONS });
-      runs[name] = await measureRun({
+      runs[name] = await measureHarvest(ctx, {
         name: `harvest (cores ${cpus})`,
         cmd: ['taskset', '-c', cpus, ...cmd],
         outDir: path.join(ctx.out, `scenario10-${name}`),
-        mirrorDir: path.join(archive, 'mirror'),
-        diskDir: archive,
+        archive,
         server,
-        capSeconds: ctx.harvestCap,
-        benchDir: ctx.benchDir,
-        keepMirrors: ctx.keepMirrors,
         check: false,
       });
       fs.rmSync(archive, { recursive: true, force: true });
