@@ -11,6 +11,8 @@ const port = parentPort!;
 
 port.postMessage({ ready: true } satisfies FromDocumentWorker);
 
+const failed = (ticket: number, e: unknown): DocumentReply => ({ ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+
 port.on('message', (m: ToDocumentWorker) => {
   let reply: DocumentReply;
   try {
@@ -33,7 +35,7 @@ port.on('message', (m: ToDocumentWorker) => {
         // Reading a PDF is asynchronous: the answer goes out when it is done, other requests meanwhile.
         work.fileText(m.kind, m.data, m.contentType).then(
           (text) => port.postMessage({ ticket: m.ticket, ok: true, text } satisfies DocumentReply),
-          (e: unknown) => port.postMessage({ ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies DocumentReply),
+          (e: unknown) => port.postMessage(failed(m.ticket, e)),
         );
         return;
       case 'compactTextIndex':
@@ -42,7 +44,7 @@ port.on('message', (m: ToDocumentWorker) => {
           .then(({ TextIndex }) => TextIndex.compact(m.file))
           .then(
             () => port.postMessage({ ticket: m.ticket, ok: true, compacted: true } satisfies DocumentReply),
-            (e: unknown) => port.postMessage({ ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies DocumentReply),
+            (e: unknown) => port.postMessage(failed(m.ticket, e)),
           );
         return;
       case 'discard':
@@ -51,7 +53,7 @@ port.on('message', (m: ToDocumentWorker) => {
     }
   } catch (e) {
     work.discard(m.ticket);
-    reply = { ticket: m.ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+    reply = failed(m.ticket, e);
   }
   port.postMessage(reply);
 });

@@ -352,27 +352,22 @@ export class TextIndex {
     if (!this.db.open) return;
     if (!this.readonly) {
       this.flush();
-      if (opts.optimize) compactIndex(this.db);
+      // Merges the index's segments into one: smaller and faster to search, worth it once complete.
+      // The merged-away segments leave a third or so of the file free, which VACUUM gives back.
+      if (opts.optimize) this.db.exec("INSERT INTO text_fts (text_fts) VALUES ('optimize'); VACUUM;");
       this.db.pragma('journal_mode = DELETE');
     }
     this.db.close();
   }
 
   /**
-   * Compacts a complete index file that no one else is writing (see compactIndex). A crawl has a
+   * Compacts a complete index file that no one else is writing (close with `optimize`). A crawl has a
    * document worker do it, so that its own thread keeps reporting progress meanwhile.
    */
   static compact(file: string): void {
     const index = TextIndex.openWritable(file);
     index.close({ optimize: true });
   }
-}
-
-/** Merges the index's segments into one (smaller and faster to search, worth it once complete), and gives back the space they leave. */
-function compactIndex(db: Database.Database): void {
-  db.exec("INSERT INTO text_fts (text_fts) VALUES ('optimize')");
-  // The merged-away segments leave a third or so of the file free.
-  db.exec('VACUUM');
 }
 
 /** Moves a freshly built index over the archive's (reindex): readers see the old one or the new, whole. */
