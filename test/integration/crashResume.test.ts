@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import type { UrlRecord } from '../../shared/crawl.js';
 import { CLI, startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { assertTilesFile, readRaw } from '../helpers/warcReadBack.js';
@@ -106,6 +107,20 @@ describe('a crawl killed with SIGKILL at random moments', () => {
       new Map([...m].filter(([f]) => f !== 'index.html' && !/(calendar|search|\/a\/b\/|\/deep\/)/.test(f)));
     assert.deepEqual(comparable(filesB), comparable(filesA));
     assert.ok(![...filesB.keys()].some((f) => f.endsWith('.tmp')), 'a temporary file was left behind');
+
+    // The search index has every page's text: those the document workers had not committed at a
+    // kill were indexed from the archive when the crawl completed.
+    const indexed = (dir: string) => {
+      const db = new Database(path.join(dir, 'text.sqlite'), { readonly: true });
+      try {
+        return (db.prepare('SELECT url FROM text_docs').pluck().all() as string[]).filter((u) => !isTrap(u)).sort();
+      } finally {
+        db.close();
+      }
+    };
+    const indexedA = indexed(reference);
+    assert.ok(indexedA.length > 100, `${indexedA.length} texts in the reference index`);
+    assert.deepEqual(indexed(killed), indexedA);
 
     // Every WARC record survived the kills whole: a torn tail was cut on resume, not left behind.
     const warcDir = path.join(killed, 'warc');

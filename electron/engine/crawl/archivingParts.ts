@@ -28,12 +28,13 @@ export async function openArchiving(
   p: { frontier: Frontier; meter: ProgressMeter; emit: (e: CrawlEvent) => void; focus: FocusPolicy | null },
 ): Promise<ArchivingParts> {
   const { job, catalogue: c } = archive;
-  const documents = new DocumentPool({ mirrorRoot: archive.mirror.root, tmpDir: archive.mirror.tmpDir, template: job.template });
+  const textIndexFile = TextIndex.fileIn(archive.dir);
+  const documents = new DocumentPool({ mirrorRoot: archive.mirror.root, tmpDir: archive.mirror.tmpDir, template: job.template, textIndexFile });
   let textIndex: TextIndex | null = null;
   let warc: WarcWriter | null = null;
   try {
     await documents.ready();
-    textIndex = TextIndex.openWritable(TextIndex.fileIn(archive.dir));
+    textIndex = TextIndex.openWritable(textIndexFile);
     let archiver: ResponseArchiver | null = null;
     if (job.warc.enabled) {
       warc = await WarcWriter.open({
@@ -62,7 +63,6 @@ export async function openArchiving(
       meter: p.meter,
       documents,
       warc,
-      text: textIndex,
       warcDir: archive.warcDir,
       emit: p.emit,
       focus: p.focus,

@@ -291,8 +291,6 @@ export class Crawl {
       this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
     }
     this.emit(this.progress());
-    // The text of the pages saved since the last tick, in one commit (see TextIndex.flush).
-    this.textIndex?.flush();
     if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
       this.archive.catalogue.checkpoint();
       this.lastWalCheckpointMs = Date.now();
@@ -416,12 +414,13 @@ export class Crawl {
     } finally {
       await this.rendering?.close();
       await this.fetcher.close().catch(() => {});
-      await this.archiver?.textRead();
-      try {
-        this.textIndex?.close();
-      } catch (e) {
-        this.fatal ??= e instanceof Error ? e : new Error(String(e));
-        final = 'failed';
+      for (const finish of [() => this.archiver?.textRead(), () => this.textIndex?.close()]) {
+        try {
+          await finish();
+        } catch (e) {
+          this.fatal ??= e instanceof Error ? e : new Error(String(e));
+          final = 'failed';
+        }
       }
       await this.documents?.close();
       await this.warc?.close().catch((e: unknown) => {

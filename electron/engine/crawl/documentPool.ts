@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { TextFileKind } from '../parse/fileText.js';
 import type { PackedText } from '../store/packedText.js';
+import type { TextPlace } from '../store/textIndex.js';
 import type { Template } from '../../../shared/template.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
 
@@ -11,13 +12,16 @@ export interface DocumentWorkerData {
   tmpDir: string;
   /** A focused crawl's template: pages asked for are scored against it. */
   template?: Template | null;
+  /** The search index the workers file the texts they keep in (a crawl's); absent, they keep none. */
+  textIndexFile?: string;
 }
 
 export type ToDocumentWorker =
   | { op: 'prepare'; ticket: number; req: PrepareRequest }
   | { op: 'save'; ticket: number; req: SaveRequest }
   | { op: 'write'; ticket: number; localPath: string; data: Uint8Array }
-  | { op: 'fileText'; ticket: number; kind: TextFileKind; data: Uint8Array; contentType: string | null }
+  | { op: 'fileText'; ticket: number; kind: TextFileKind; data: Uint8Array; contentType: string | null; index?: TextPlace }
+  | { op: 'flushText'; ticket: number; release: boolean }
   | { op: 'compactTextIndex'; ticket: number; file: string }
   | { op: 'discard'; ticket: number };
 
@@ -27,6 +31,7 @@ export type DocumentReply =
   | { ticket: number; ok: true; failure: SaveFailure | null }
   | { ticket: number; ok: true; text: PackedText | null }
   | { ticket: number; ok: true; compacted: true }
+  | { ticket: number; ok: true; flushed: true }
   | { ticket: number; ok: false; error: string };
 
 /** The first message says the worker has loaded; every other answers a request. */
@@ -161,14 +166,23 @@ export class DocumentPool {
     return this.failureOf(await this.ask(slot, { op: 'write', ticket: this.nextTicket++, localPath, data: copy }, [copy.buffer]));
   }
 
-  /** The text of a PDF or plain-text file for the search index, read in the least busy worker. */
-  async fileText(kind: TextFileKind, data: Uint8Array, contentType: string | null): Promise<PackedText | null> {
+  /**
+   * The text of a PDF or plain-text file for the search index, read in the least busy worker; with
+   * `index`, the worker files it there and this resolves to null.
+   */
+  async fileText(kind: TextFileKind, data: Uint8Array, contentType: string | null, index?: TextPlace): Promise<PackedText | null> {
     const copy = new Uint8Array(data);
     const slot = this.slots[this.leastBusy()]!;
-    const m = await this.ask(slot, { op: 'fileText', ticket: this.nextTicket++, kind, data: copy, contentType }, [copy.buffer]);
+    const m = await this.ask(slot, { op: 'fileText', ticket: this.nextTicket++, kind, data: copy, contentType, ...(index && { index }) }, [copy.buffer]);
     if (!m.ok) throw new Error(m.error);
     if (!('text' in m)) throw new Error('a document worker answered out of turn');
     return m.text;
+  }
+
+  /** Commits the texts every worker has filed in the index; `release` closes their connections to it too. */
+  async flushText(release = false): Promise<void> {
+    const replies = await Promise.all(this.slots.map((s) => this.ask(s, { op: 'flushText', ticket: this.nextTicket++, release })));
+    for (const m of replies) if (!m.ok) throw new Error(m.error);
   }
 
   /** Compacts the crawl's finished search index (TextIndex.compact) in a worker, off the crawl's thread. */

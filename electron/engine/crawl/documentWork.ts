@@ -5,8 +5,10 @@ import type { ExtractedLink, ParsedDoc } from '../parse/html.js';
 import { textDigest } from '../parse/visibleText.js';
 import { packText, type PackedText } from '../store/packedText.js';
 import type { Mirror } from '../store/mirror.js';
+import type { TextPlace } from '../store/textIndex.js';
 import { hrefBetween } from '../url/localPath.js';
 import { packOriginal, parseDocument, ReferenceMemo } from './documents.js';
+import type { TextWriter } from './textWriter.js';
 
 /**
  * The per-document work that needs neither the catalogue nor the crawl's state: parsing, rendering
@@ -21,7 +23,7 @@ export interface PreparedLink extends ExtractedLink {
 
 export interface PreparedDocument {
   title: string | null;
-  /** The page's visible text for the search index; null unless asked for, and for CSS. */
+  /** The page's visible text for the search index; null unless asked for in the reply, and for CSS. */
   text: PackedText | null;
   /** Digest of an HTML page's whitespace-normalised visible text (see visibleText.ts); null for CSS. */
   textDigest: string | null;
@@ -39,8 +41,11 @@ export interface PrepareRequest {
   contentType: string | null;
   /** Whether to deflate the body for the catalogue: not when it came from there. */
   packOriginal: boolean;
-  /** Whether to extract the visible text (for the search index). */
-  withText?: boolean;
+  /**
+   * The page's visible text for the search index: in the reply, or kept in the worker, which files
+   * it in the index itself when the page is saved (a crawl); absent, neither.
+   */
+  text?: 'reply' | 'keep';
   /** Score the page against the crawl's template (HTML only). */
   focus?: FocusRequest;
 }
@@ -50,6 +55,8 @@ export interface SaveRequest {
   localPath: string;
   /** Per link, in order: the mirror file its reference should point to, or null to keep it absolute. */
   written: (string | null)[];
+  /** Where the page's kept text goes in the search index once the copy is written. */
+  index?: TextPlace;
 }
 
 /** Why a copy couldn't be saved: the file system's code, so the crawl can tell a bad name from a full disk. */
@@ -62,11 +69,14 @@ export interface SaveFailure {
 export class DocumentWork {
   private readonly parsed = new Map<number, ParsedDoc>();
   private readonly memo = new ReferenceMemo();
+  /** Texts kept for the index until their documents are saved or discarded. */
+  private readonly kept = new Map<number, PackedText>();
 
-  /** `analyzer`: a focused crawl's, built from its template; null otherwise. */
+  /** `analyzer`: a focused crawl's, built from its template; `text`: where kept texts are filed. */
   constructor(
     private readonly mirror: Mirror,
     private readonly analyzer: PageAnalyzer | null = null,
+    private readonly text: TextWriter | null = null,
   ) {}
 
   prepare(ticket: number, req: PrepareRequest): PreparedDocument {
@@ -75,9 +85,11 @@ export class DocumentWork {
     // An HTML page's text is always read: a capture compares its digest with the one before.
     const doc = parseDocument(req.kind, body, req.url, req.contentType, req.kind === 'html', text);
     this.parsed.set(ticket, doc);
+    const packed = doc.text && req.text !== undefined ? packText(doc.text) : null;
+    if (packed !== null && req.text === 'keep') this.kept.set(ticket, packed);
     const prepared: PreparedDocument = {
       title: doc.title,
-      text: doc.text && req.withText ? packText(doc.text) : null,
+      text: req.text === 'reply' ? packed : null,
       textDigest: doc.text ? textDigest(doc.text) : null,
       links: doc.links.map((l) => ({ ...l, canonical: this.memo.canonicalize(l.url) })),
       original: req.packOriginal ? packOriginal(body) : null,
@@ -94,7 +106,11 @@ export class DocumentWork {
       const target = req.written[i++] ?? null;
       return target === null ? null : hrefBetween(req.localPath, target, link.fragment || undefined);
     });
-    return this.write(req.localPath, data);
+    const text = this.kept.get(ticket);
+    this.kept.delete(ticket);
+    const failure = this.write(req.localPath, data);
+    if (failure === null && text !== undefined && req.index !== undefined) this.fileText(req.index, text);
+    return failure;
   }
 
   /** Writes a file of the mirror as it is. */
@@ -109,14 +125,31 @@ export class DocumentWork {
     return null;
   }
 
-  /** The text of a file the search index keeps (see fileText.ts); null when it has none. */
-  async fileText(kind: TextFileKind, data: Uint8Array, contentType: string | null): Promise<PackedText | null> {
+  /**
+   * The text of a file the search index keeps (see fileText.ts); null when it has none, or when
+   * `index` says where to file it, as then the worker does.
+   */
+  async readFileText(kind: TextFileKind, data: Uint8Array, contentType: string | null, index?: TextPlace): Promise<PackedText | null> {
     const text = kind === 'pdf' ? await pdfText(data) : plainText(Buffer.from(data.buffer, data.byteOffset, data.byteLength), contentType);
-    return text && packText(text);
+    const packed = text && packText(text);
+    if (packed === null || index === undefined) return packed;
+    this.fileText(index, packed);
+    return null;
+  }
+
+  /** Commits the texts filed so far; `release` closes this worker's connection to the index too. */
+  async flushText(release: boolean): Promise<void> {
+    await this.text?.flush(release);
   }
 
   discard(ticket: number): void {
     this.parsed.delete(ticket);
+    this.kept.delete(ticket);
+  }
+
+  private fileText(place: TextPlace, text: PackedText): void {
+    if (this.text === null) throw new Error('this document worker was started without a search index');
+    this.text.add(place, text);
   }
 
   private take(ticket: number): ParsedDoc {

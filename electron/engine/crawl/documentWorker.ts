@@ -1,12 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Mirror } from '../store/mirror.js';
 import { DocumentWork } from './documentWork.js';
+import { TextWriter } from './textWriter.js';
 import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentPool.js';
 
 const data = workerData as DocumentWorkerData;
 // Field extraction loads cheerio (0.2 s, some 17 MB per worker): only a focused crawl's workers do.
 const analyzer = data.template ? new (await import('../focus/pageAnalysis.js')).PageAnalyzer(data.template) : null;
-const work = new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir), analyzer);
+const work = new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir), analyzer, data.textIndexFile ? new TextWriter(data.textIndexFile) : null);
 const port = parentPort!;
 
 port.postMessage({ ready: true } satisfies FromDocumentWorker);
@@ -33,8 +34,14 @@ port.on('message', (m: ToDocumentWorker) => {
         break;
       case 'fileText':
         // Reading a PDF is asynchronous: the answer goes out when it is done, other requests meanwhile.
-        work.fileText(m.kind, m.data, m.contentType).then(
+        work.readFileText(m.kind, m.data, m.contentType, m.index).then(
           (text) => port.postMessage({ ticket: m.ticket, ok: true, text } satisfies DocumentReply),
+          (e: unknown) => port.postMessage(failed(m.ticket, e)),
+        );
+        return;
+      case 'flushText':
+        work.flushText(m.release).then(
+          () => port.postMessage({ ticket: m.ticket, ok: true, flushed: true } satisfies DocumentReply),
           (e: unknown) => port.postMessage(failed(m.ticket, e)),
         );
         return;

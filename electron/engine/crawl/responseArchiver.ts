@@ -4,7 +4,6 @@ import { FetchError } from '../fetch/errors.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
 import { textFileKind } from '../parse/fileText.js';
 import { compareCapture } from '../store/captureOutcome.js';
-import type { TextIndex } from '../store/textIndex.js';
 import type { Catalogue, FetchOutcome, PayloadCapture, QueuedRow, StoredOriginal, UrlCapture } from '../store/catalogue.js';
 import type { RenderedCopy } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
@@ -42,8 +41,6 @@ export interface ArchiverParts {
   documents: DocumentPool;
   /** null with --no-warc. */
   warc: WarcWriter | null;
-  /** The search index the saved documents' text goes to. */
-  text: TextIndex;
   /** Where the archive's WARC files are, to read back what a 304 did not send again. */
   warcDir: string;
   emit: (e: CrawlEvent) => void;
@@ -75,7 +72,7 @@ export class ResponseArchiver {
 
   constructor(private readonly p: ArchiverParts) {
     this.links = new LinkAdmission(p.catalogue, p.frontier, p.documents);
-    this.text = new TextFeed(p.catalogue, p.text, p.documents);
+    this.text = new TextFeed(p.catalogue, p.documents);
   }
 
   /** Resolves once the text of every saved file has been read and queued for the index. */
@@ -148,7 +145,7 @@ export class ResponseArchiver {
           url: row.url,
           contentType: res.contentType,
           packOriginal: this.p.warc === null || rendered !== null,
-          withText: kind === 'html',
+          ...(kind === 'html' && { text: 'keep' as const }),
           ...(focus !== undefined && { focus }),
         });
       }
@@ -207,7 +204,7 @@ export class ResponseArchiver {
         contentType: o.contentType,
         bytes: o.bytes,
         localPath: o.localPath,
-        fetchedAt: new Date().toISOString(),
+        fetchedAt: o.fetchedAt ?? new Date().toISOString(),
         ...seen,
       });
     });
@@ -294,14 +291,14 @@ export class ResponseArchiver {
 
   /** A response saved as it came: anything but HTML and CSS. The same payload as last time is not written again. */
   private async archiveFile(row: QueuedRow, res: FetchResponse, prev: UrlCapture | undefined, seen: Seen): Promise<void> {
-    const outcome = this.archivedOutcome(row, res);
+    const outcome = { ...this.archivedOutcome(row, res), fetchedAt: new Date().toISOString() };
     const failure = seen.outcome === 'unchanged' ? null : await this.p.documents.write(outcome.localPath!, res.body);
     if (failure !== null) this.failedToSave(row, res, outcome.localPath!, failure, prev);
     else {
       this.record(row, outcome, prev, seen);
       // The same payload as last time has its text in the index already.
       const kind = textFileKind(res.contentType, row.url);
-      if (kind !== null && seen.outcome !== 'unchanged') this.text.readText(row, kind, res);
+      if (kind !== null && seen.outcome !== 'unchanged') this.text.readText(this.text.place(row, kind, outcome.fetchedAt), res);
     }
   }
 
@@ -334,6 +331,8 @@ export class ResponseArchiver {
     const recordFocus = () => judged !== null && this.p.focus!.record(row, judged.verdict, judged.analysis, res.startedAt.toISOString());
     if (seen.outcome === 'unchanged') {
       this.links.admit(row, doc, false, plan);
+      // Its copy and text stay as the previous capture left them.
+      documents.discard(doc);
       c.transaction(() => {
         recordFocus();
         this.record(row, { ...outcome, title: doc.title }, prev, seen);
@@ -341,7 +340,9 @@ export class ResponseArchiver {
       return true;
     }
     const { written, links } = this.links.admit(row, doc, true, plan);
-    const failure = await documents.save(doc, { localPath, written });
+    // One time for the catalogue and the search index: a reindex reads it back from the catalogue.
+    const place = this.text.place(row, 'html');
+    const failure = await documents.save(doc, { localPath, written, index: place });
     if (failure !== null) {
       // Its links still stand: they were found, and are crawled like any others.
       this.failedToSave(row, res, localPath, failure, prev);
@@ -351,9 +352,8 @@ export class ResponseArchiver {
       c.replaceLinks(row.id, links);
       c.putOriginal(row.id, res.contentType, originalOf(res, doc, recorded));
       recordFocus();
-      this.record(row, { ...outcome, title: doc.title }, prev, seen);
+      this.record(row, { ...outcome, title: doc.title, fetchedAt: place.fetchedAt }, prev, seen);
     });
-    if (doc.text !== null) this.text.add(row, 'html', doc.text);
     return true;
   }
 

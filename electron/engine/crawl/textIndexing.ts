@@ -67,7 +67,7 @@ async function textOf(archive: Archive, pool: DocumentPool, row: IndexableRow, k
     if (e instanceof FetchError || (e instanceof WarcError && e.code === 'damaged') || (e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  const doc = await pool.prepare({ kind: 'html', body, url: row.url, contentType: row.content_type, packOriginal: false, withText: true });
+  const doc = await pool.prepare({ kind: 'html', body, url: row.url, contentType: row.content_type, packOriginal: false, text: 'reply' });
   pool.discard(doc);
   return doc.text;
 }

@@ -74,6 +74,8 @@ export interface FetchOutcome {
   redirectToId: number | null;
   error: string | null;
   title: string | null;
+  /** ISO 8601, when the outcome happened; now when absent. */
+  fetchedAt?: string;
 }
 
 export interface LinkRow {

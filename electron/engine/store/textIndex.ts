@@ -26,6 +26,9 @@ export const TEXT_KINDS: readonly TextKind[] = ['html', 'pdf', 'text'];
 /** Until an archive holds several captures, every row belongs to capture 1. */
 export const FIRST_CAPTURE = 1;
 
+/** Where a document's text is filed: everything of a TextEntry but the text. */
+export type TextPlace = Omit<TextEntry, 'text'>;
+
 export interface TextEntry {
   urlId: number;
   url: string;
@@ -219,7 +222,9 @@ export class TextIndex {
         }
         point.run(r.capture, r.urlId, r.url, r.kind, r.fetchedAt, textId);
       }
-    })();
+      // IMMEDIATE: with several writers (a crawl's document workers), a transaction that read first
+      // could not take the write lock once another had committed; this one waits its turn.
+    }).immediate();
   }
 
   /** The URL ids a capture has text for (to find what an interrupted crawl did not index). */
@@ -348,6 +353,13 @@ export class TextIndex {
    * Commits what is queued and closes; `optimize` once the index is complete. A writer leaves the
    * file in rollback-journal mode, so that it opens read-only later without creating side files.
    */
+  /** Commits what is queued and closes this connection, leaving the file's journal as it is (one of several writers). */
+  release(): void {
+    if (!this.db.open) return;
+    this.flush();
+    this.db.close();
+  }
+
   close(opts: { optimize?: boolean } = {}): void {
     if (!this.db.open) return;
     if (!this.readonly) {

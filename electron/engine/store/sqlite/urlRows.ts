@@ -182,7 +182,7 @@ export class SqliteUrlRows implements FrontierStore {
   }
 
   recordOutcome(target: { id: number; url: string }, o: FetchOutcome): void {
-    this.sql.get('outcome').run({ id: target.id, ...o, fetchedAt: new Date().toISOString() });
+    this.sql.get('outcome').run({ id: target.id, ...o, fetchedAt: o.fetchedAt ?? new Date().toISOString() });
     this.patchCached(target.url, {
       state: o.state,
       http_status: o.httpStatus,

@@ -1,0 +1,56 @@
+import type { PackedText } from '../store/packedText.js';
+import type { TextIndex, TextPlace } from '../store/textIndex.js';
+
+/** Longest a saved document's text waits in a document worker before it is committed. */
+const FLUSH_AFTER_MS = 1_000;
+
+/**
+ * A document worker's share of the crawl's search index: the texts of the documents it saved,
+ * committed by the worker itself, so that they never travel to the crawl's thread (each page's text
+ * crossed it twice, and its FTS5 insert ran there). Several workers write the one file (WAL, one
+ * writer at a time, each waiting its turn); a kill loses at most the last second's texts, which the
+ * crawl indexes from the archive when it completes (indexMissing).
+ */
+export class TextWriter {
+  private index: Promise<TextIndex> | null = null;
+  private pending: { place: TextPlace; text: PackedText }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  /** A failed commit, reported at the next flush (the texts are then indexed when the crawl completes). */
+  private failure: Error | null = null;
+
+  constructor(private readonly file: string) {}
+
+  add(place: TextPlace, text: PackedText): void {
+    this.pending.push({ place, text });
+    this.timer ??= setTimeout(() => void this.commit(false), FLUSH_AFTER_MS);
+  }
+
+  /** Commits every queued text; `release` also closes the connection (the crawl is stopping). Throws a commit's failure. */
+  async flush(release = false): Promise<void> {
+    await this.commit(release);
+    const failure = this.failure;
+    this.failure = null;
+    if (failure !== null) throw failure;
+  }
+
+  private async commit(release: boolean): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.length === 0 && this.index === null) return;
+    // Taken at once: texts saved while the index opens wait for the next commit.
+    const rows = this.pending;
+    this.pending = [];
+    try {
+      // Loaded only once there is text: the index's module brings SQLite into the worker.
+      this.index ??= import('../store/textIndex.js').then(({ TextIndex }) => TextIndex.openWritable(this.file));
+      const index = await this.index;
+      for (const { place, text } of rows) index.add({ ...place, text });
+      if (release) {
+        this.index = null;
+        index.release();
+      } else index.flush();
+    } catch (e) {
+      this.failure ??= e instanceof Error ? e : new Error(String(e));
+    }
+  }
+}
