@@ -87,9 +87,12 @@ export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy
       }
       const ms = fetched instanceof FetchError ? performance.now() - startedMs : fetched.durationMs;
       pace.lastResponseMs = ms;
-      t.times.record(ms);
+      if (t.rendering === null) t.times.record(ms);
       openLanes();
+      const settling = performance.now();
       await settle(t, u, fetched, result);
+      // A page holds its lane while it renders: the batch rule counts that time too, so a lease takes about its target.
+      if (t.rendering !== null) t.times.record(ms + performance.now() - settling);
     }
   };
   // One lane per connection; more open when `harvest control` raises the count during the batch
