@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
 import type { ClusterStatus } from '../../shared/cluster.js';
 import { startWorker } from '../helpers/clusterWorker.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startJsSite, type JsSite } from '../helpers/jsSite.js';
 import { decodePngSize } from '../helpers/pngCheck.js';
+import { alive, descendantsOf } from '../helpers/processes.js';
 import { query, startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
 import { readRaw, type RawRecord } from '../helpers/warcReadBack.js';
 import { extractZip } from '../helpers/zipReadBack.js';
@@ -26,6 +28,11 @@ function namesSplitting(sites: string[]): string[] {
     const names = [`r${n}`, `r${n + 1}`];
     if (new Set(sites.map((s) => workerForSite(s, names))).size === 2) return names;
   }
+}
+
+function countFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 }
 
 async function warcRecords(files: string[]): Promise<RawRecord[]> {
@@ -140,6 +147,36 @@ describe('cluster harvest with --render', { timeout: 600_000, skip: existsSync(C
         assert.match(readFileSync(path.join(mirror, alpha.local_path), 'utf8'), /Alpha text written by script/);
       }
     });
+  });
+
+  it('a rendering worker killed with SIGKILL leaves no browser behind, and another worker finishes its pages', async () => {
+    await query(postgres.url, 'CREATE DATABASE killed');
+    const db = postgres.url.replace(/\/harvest$/, '/killed');
+    const init = await runHarvest(['cluster', 'init', '--db', db, '--name', 'killed', '--delay-ms', '0', '--lease-timeout', '2', '--render', '--render-pages', '1', `${sites[0]!.origin}/`]);
+    assert.equal(init.status, 0, init.stderr);
+    const store = path.join(work, 'store-killed');
+    const first = startWorker(db, store, 'k1', ADDRESSES[0]!, ['--browser-path', CHROMIUM]);
+    // Killed once a page is rendered, with more to come.
+    const deadline = Date.now() + 120_000;
+    while (countFiles(path.join(store, 'thumbnails')) < 1 && Date.now() < deadline) await sleep(50);
+    const browser = descendantsOf(first.child.pid!);
+    assert.ok(browser.length > 0, 'the browser runs under the worker');
+    first.child.kill('SIGKILL');
+    await first.exit;
+    let left = alive(browser);
+    for (let i = 0; i < 100 && left.length > 0; i++) {
+      await sleep(100);
+      left = alive(browser);
+    }
+    assert.deepEqual(left, [], 'the browser exits with the worker');
+    const second = startWorker(db, store, 'k2', ADDRESSES[1]!, ['--browser-path', CHROMIUM]);
+    assert.equal(await second.exit, 0, second.log());
+    const rows = await query<{ url: string; local_path: string }>(db, `SELECT url, local_path FROM urls WHERE state = 'archived' AND ${HTML}`);
+    assert.equal(rows.length, 8);
+    const by = await query<{ fetched_by: string; n: string }>(db, `SELECT fetched_by, count(*) AS n FROM urls WHERE state = 'archived' AND ${HTML} GROUP BY fetched_by ORDER BY fetched_by`);
+    process.stderr.write(`# killed k1 rendering, its browser's ${browser.length} processes gone; HTML pages archived by ${by.map((b) => `${b.fetched_by} ${b.n}`).join(', ')}\n`);
+    assert.ok(by.some((b) => b.fetched_by === 'k2'), 'the second worker rendered what the first left');
+    for (const r of rows) assert.ok(existsSync(path.join(store, 'thumbnails', `${r.local_path}.png`)), `${r.url} has no thumbnail`);
   });
 
   it('a worker that finds no browser stops before joining, naming the path it tried', async () => {
