@@ -24,7 +24,6 @@ const NOT_IN_CLUSTER: Partial<Record<keyof typeof CRAWL_OPTIONS, string>> = {
   out: 'workers write under their --store',
   'seeds-file': 'give the seeds on the command line',
   template: 'focused harvests run on one machine',
-  render: 'rendered capture runs on one machine',
   'events-jsonl': 'see harvest cluster status',
 };
 
@@ -143,6 +142,7 @@ export async function runWorker(args: string[]): Promise<number> {
     sites: { type: 'string' },
     'local-address': { type: 'string' },
     'retry-backoff-ms': { type: 'string' },
+    'browser-path': { type: 'string' },
     quiet: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got '${positionals[0]}'`, 'worker');
@@ -174,7 +174,12 @@ export async function runWorker(args: string[]): Promise<number> {
       sites: sites === undefined ? 16 : Math.floor(sites),
       ...(values['local-address'] !== undefined && { localAddress: values['local-address'] }),
       ...(backoff !== undefined && { retryBackoffMs: backoff }),
+      ...(values['browser-path'] !== undefined && { browserPath: path.resolve(values['browser-path']) }),
       log,
+    }).catch(async (e: unknown) => {
+      // A worker that cannot start (no browser for a --render harvest): its idle connection would hold the exit.
+      await liveness.end();
+      throw e;
     });
     log('started');
     const onSignal = () => worker.stop();

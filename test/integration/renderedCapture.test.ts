@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { CLI } from '../helpers/benchSite.js';
 import { listRecords, runHarvest, type HarvestRun } from '../helpers/harvestCli.js';
 import { startJsSite, type JsSite } from '../helpers/jsSite.js';
 import { decodePngSize } from '../helpers/pngCheck.js';
+import { alive, descendantsOf } from '../helpers/processes.js';
 import { readRaw } from '../helpers/warcReadBack.js';
 import { extractZip } from '../helpers/zipReadBack.js';
 
@@ -42,32 +43,6 @@ declare const document: { body: { innerText: string }; images: ArrayLike<Offline
 function countFiles(dir: string): number {
   if (!existsSync(dir)) return 0;
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-}
-
-/** Every process descended from `pid`. */
-function descendantsOf(pid: number): number[] {
-  const rows = spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .stdout.trim()
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  const stack = [pid];
-  while (stack.length > 0) {
-    const parent = stack.pop()!;
-    for (const [child, ppid] of rows) if (ppid === parent) (found.push(child), stack.push(child));
-  }
-  return found;
-}
-
-function alive(pids: number[]): number[] {
-  return pids.filter((pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 function pathOf(url: string): string {

@@ -25,8 +25,16 @@ export type UrlOutcome =
   /** Abandoned (the worker stopping): queued again as it was. */
   | { id: number; state: 'released' };
 
+/** An outcome recorded for good (not a retry, not given back). */
+export type FinalOutcome = Exclude<UrlOutcome, { state: 'retry' | 'released' }>;
+
 export interface BatchResult {
   outcomes: UrlOutcome[];
+  /**
+   * URLs a rendered page asked for that the worker fetched and archived while rendering it (not
+   * leased): recorded at commit if still queued there, so they are not fetched again.
+   */
+  pageRequests: { url: string; outcome: UrlOutcome }[];
   discoveries: ClusterDiscovery[];
   /** Seed redirect targets that now define the scope as the seeds do. */
   seedRedirects: string[];
@@ -66,6 +74,7 @@ export async function commitBatch(
     }
     if (discoveries.length > 0) await admit(c, discoveries, maxQueryVariants);
     await record(c, worker, lease.id, r.outcomes);
+    await recordPageRequests(c, worker, r.pageRequests);
     await c.query(`UPDATE leases SET done_at = now(), outcome = 'done' WHERE id = $1`, [lease.id]);
     await c.query('UPDATE sites SET holder = NULL, free_since = now() WHERE site = $1 AND holder = $2', [lease.site, worker]);
     await c.query('UPDATE workers SET fetched = fetched + $2, bytes = bytes + $3, failures = failures + $4, pages = pages + $5 WHERE id = $1', [
@@ -149,18 +158,37 @@ async function record(c: pg.PoolClient, worker: string, leaseId: number, outcome
       ],
     );
   }
-  const final = outcomes.filter((o) => o.state !== 'retry' && o.state !== 'released');
+  const final = outcomes.filter(isFinal);
+  if (final.length > 0) await writeOutcomes(c, worker, final, [], 'urls.id = x.i AND urls.lease_id = $15', [leaseId]);
+}
+
+/**
+ * What a rendered page's requests fetched, on rows still queued (the page's discoveries, admitted
+ * just before, made any that were new); a row another worker holds is left to it, which fetches it again.
+ */
+async function recordPageRequests(c: pg.PoolClient, worker: string, taken: BatchResult['pageRequests']): Promise<void> {
+  const final = taken.filter((t) => isFinal(t.outcome));
   if (final.length === 0) return;
-  const col = <T>(f: (o: (typeof final)[number]) => T) => final.map(f);
+  const outcomes = final.map((t) => t.outcome as FinalOutcome);
+  await writeOutcomes(c, worker, outcomes, final.map((t) => t.url), "urls.url = x.u AND urls.state = 'queued'", []);
+}
+
+function isFinal(o: UrlOutcome): o is FinalOutcome {
+  return o.state !== 'retry' && o.state !== 'released';
+}
+
+/** One UPDATE for many outcomes; `where` picks each one's row (x.i its id, x.u its URL). */
+async function writeOutcomes(c: pg.PoolClient, worker: string, final: FinalOutcome[], urls: string[], where: string, extra: unknown[]): Promise<void> {
+  const col = <T>(f: (o: FinalOutcome) => T) => final.map(f);
   await c.query(
     `UPDATE urls SET state = x.st, http_status = x.hs, content_type = x.ct, bytes = x.b, local_path = x.lp,
        redirect_to_id = (SELECT id FROM urls t WHERE t.url = x.rt), error = x.e, title = x.ti, skip_reason = x.sr,
        fetched_at = x.fa, attempts = x.a, retry_at = NULL,
        fetched_by = CASE WHEN x.fa IS NULL THEN urls.fetched_by ELSE $13 END,
        fetches = urls.fetches + CASE WHEN x.fa IS NULL THEN 0 ELSE 1 END
-     FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::int[])
-       AS x(i, st, hs, ct, b, lp, rt, e, ti, sr, fa, a)
-     WHERE urls.id = x.i AND urls.lease_id = $14`,
+     FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::int[], $14::text[])
+       AS x(i, st, hs, ct, b, lp, rt, e, ti, sr, fa, a, u)
+     WHERE ${where}`,
     [
       col((o) => o.id),
       col((o) => o.state),
@@ -175,7 +203,8 @@ async function record(c: pg.PoolClient, worker: string, leaseId: number, outcome
       col((o) => o.fetchedAt),
       col((o) => o.attempts),
       worker,
-      leaseId,
+      urls.length === 0 ? final.map(() => null) : urls,
+      ...extra,
     ],
   );
 }

@@ -17,6 +17,17 @@ import type { ClusterAdmission, ClusterDiscovery } from './admission.js';
 import type { BatchResult, UrlOutcome } from './batchCommit.js';
 import type { FetchTimes } from './batchSize.js';
 import type { Lease, LeasedUrl } from './coordination.js';
+import type { RenderOutcome } from '../crawl/renderedCapture.js';
+import { writeRenderedOriginal } from './renderedOriginals.js';
+
+/** A worker's rendered capture (cluster/rendering.ts), loaded only when the job renders. */
+export interface BatchRendering {
+  /** The shared store: thumbnails/ and rendered/ go under it. */
+  store: string;
+  wants(u: LeasedUrl, res: FetchResponse): boolean;
+  render(t: BatchTools, u: LeasedUrl, res: FetchResponse, result: BatchResult): Promise<RenderOutcome>;
+  close(): Promise<void>;
+}
 
 /** The engine's lower floors a worker fetches and archives with. */
 export interface BatchTools {
@@ -30,6 +41,8 @@ export interface BatchTools {
   times: FetchTimes;
   retryBackoffMs: number;
   signal: AbortSignal;
+  /** null: the job does not render (and playwright-core is never loaded). */
+  rendering: BatchRendering | null;
 }
 
 const MAX_ADAPTIVE_DELAY_MS = 60_000;
@@ -43,7 +56,7 @@ const GATE_POLL_MS = 20;
  * document workers, other files written as they came. Nothing is reported until the batch commits.
  */
 export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy): Promise<BatchResult> {
-  const result: BatchResult = { outcomes: [], discoveries: [], seedRedirects: [], fetched: 0, bytes: 0, failures: 0, pages: 0 };
+  const result: BatchResult = { outcomes: [], pageRequests: [], discoveries: [], seedRedirects: [], fetched: 0, bytes: 0, failures: 0, pages: 0 };
   const host = new URL(lease.site).host;
   const pace = { lastResponseMs: 0, lastStartMs: 0 };
   const queue = [...lease.urls];
@@ -74,9 +87,12 @@ export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy
       }
       const ms = fetched instanceof FetchError ? performance.now() - startedMs : fetched.durationMs;
       pace.lastResponseMs = ms;
-      t.times.record(ms);
+      if (t.rendering === null) t.times.record(ms);
       openLanes();
+      const settling = performance.now();
       await settle(t, u, fetched, result);
+      // A page holds its lane while it renders: the batch rule counts that time too, so a lease takes about its target.
+      if (t.rendering !== null) t.times.record(ms + performance.now() - settling);
     }
   };
   // One lane per connection; more open when `harvest control` raises the count during the batch
@@ -94,7 +110,7 @@ export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy
 }
 
 /** Waits for the host gate's next opening; null when the worker is stopping. */
-async function slot(t: BatchTools, host: string, robots: RobotsPolicy, pace: { lastResponseMs: number; lastStartMs: number }): Promise<(() => void) | null> {
+export async function slot(t: BatchTools, host: string, robots: RobotsPolicy, pace: { lastResponseMs: number; lastStartMs: number }): Promise<(() => void) | null> {
   const fixed = t.job.politeness.delayMs;
   const limits = { maxConnections: t.job.politeness.perHostConnections, delayMs: Math.max(fixed ?? ADAPTIVE_DELAY_FLOOR_MS, robots.crawlDelayMs) };
   for (;;) {
@@ -165,7 +181,8 @@ async function settle(t: BatchTools, u: LeasedUrl, fetched: FetchResponse | Fetc
   result.outcomes.push(await archive(t, u, fetched, attempt, result));
 }
 
-async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt: number, result: BatchResult): Promise<UrlOutcome> {
+/** Records and saves one response (a leased URL's, or one a rendered page asked for). */
+export async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt: number, result: BatchResult): Promise<UrlOutcome> {
   const base = { ...empty(u), httpStatus: res.status, contentType: res.contentType, bytes: res.body.length, fetchedAt: res.startedAt, attempts: attempt };
   if (res.status >= 300 && res.status < 400 && res.location !== null) {
     await t.warc?.writeExchange(exchangeFromFetch(res));
@@ -183,7 +200,19 @@ async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt:
     if (failure !== null) return { ...base, state: 'failed', error: `cannot save as ${localPath}: ${failure.code}` };
     return { ...base, state: 'archived', localPath };
   }
-  const doc = await t.documents.prepare({ kind, body: res.body, url: u.url, contentType: res.contentType, packOriginal: false });
+  let body = res.body;
+  if (t.rendering?.wants(u, res)) {
+    // As in the local crawl (UrlProcessor): the copy is what the browser showed, the WARC keeps the response as fetched.
+    const rendered = await t.rendering.render(t, u, res, result);
+    if (rendered === 'aborted') return { id: u.id, state: 'released' };
+    if ('failed' in rendered) {
+      await t.warc?.writeExchange(exchangeFromFetch(res));
+      result.failures++;
+      return { ...base, state: 'failed', error: rendered.failed };
+    }
+    body = rendered.copy.html;
+  }
+  const doc = await t.documents.prepare({ kind, body, url: u.url, contentType: res.contentType, packOriginal: body !== res.body });
   let saved = false;
   try {
     const at = await t.warc?.writeExchange(exchangeFromFetch(res));
@@ -192,6 +221,8 @@ async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt:
     }
     const written = admitLinks(t, u, doc, result.discoveries);
     const localPath = localPathFor(u.url, res.contentType);
+    // The finishing pass rewrites a rendered page from its rendered DOM, not from the WARC's response.
+    if (doc.original !== null) await writeRenderedOriginal(t.rendering!.store, localPath, doc.original);
     saved = true;
     const failure = await t.documents.save(doc, { localPath, written });
     if (failure !== null) return { ...base, state: 'failed', error: `cannot save as ${localPath}: ${failure.code}` };

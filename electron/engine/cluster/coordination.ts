@@ -229,6 +229,15 @@ export async function leaseBatch(
   });
 }
 
+/** robots.txt as stored for a site; null when no worker has fetched it yet (or the site is not known yet). */
+export async function storedRobots(db: pg.Pool, site: string): Promise<RobotsRow | null> {
+  const r = (await db.query<{ robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
+    'SELECT robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1',
+    [site],
+  )).rows[0];
+  return r === undefined || r.robots_at === null ? null : { http_status: r.robots_status, body: r.robots_body, error: r.robots_error };
+}
+
 export async function saveRobots(db: pg.Pool, site: string, r: RobotsRow): Promise<void> {
   await db.query('UPDATE sites SET robots_status = $2, robots_body = $3, robots_error = $4, robots_at = now() WHERE site = $1', [
     site,

@@ -10,6 +10,7 @@ import { originalKeys, parseWarcHead, recordKeys } from '../warc/fields.js';
 import { scanGzipMembers } from '../warc/gzipMembers.js';
 import { viewOf } from '../warc/recordView.js';
 import type { RecordPlace } from '../warc/types.js';
+import { readRenderedOriginal } from './renderedOriginals.js';
 
 interface Original {
   record: RecordPlace;
@@ -22,8 +23,8 @@ interface Original {
  * last file, a page that failed left absolute), and the mirror's entry page. Workers write each
  * document once, guessing the targets still queued; no worker knows when the harvest is over, so
  * the pass runs when it is exported. The originals are found in the workers' WARC files (a
- * response record per URL); the catalogue is the one `clusterArchive` made. Returns the documents
- * rewritten.
+ * response record per URL), a rendered page's in the store (renderedOriginals.ts); the catalogue
+ * is the one `clusterArchive` made. Returns the documents rewritten.
  */
 export async function finishClusterMirror(archive: Archive, store: string): Promise<number> {
   const originals = await responseRecords(archive.warcDir);
@@ -31,7 +32,8 @@ export async function finishClusterMirror(archive: Archive, store: string): Prom
   const saved = [...c.iterateRecords()].filter((r) => r.state === 'archived' && documentKind(r.contentType, r.url) !== 'other');
   c.transaction(() => {
     for (const r of saved) {
-      const original = originals.get(r.url);
+      const packed = r.localPath === null ? null : readRenderedOriginal(store, r.localPath);
+      const original = packed === null ? originals.get(r.url) : { packed };
       if (original === undefined) continue;
       c.putOriginal(c.lookup(r.url)!.id, r.contentType, original);
     }

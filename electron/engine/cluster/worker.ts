@@ -12,6 +12,8 @@ import { Fetcher } from '../fetch/fetcher.js';
 import { sleep } from '../fetch/retry-policy.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
 import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
+import { findBrowser } from '../render/browserPath.js';
+import type { RobotsRow } from '../store/catalogue.js';
 import { workerForSite } from '../politeness/shards.js';
 import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
@@ -19,7 +21,7 @@ import { ClusterAdmission } from './admission.js';
 import { commitBatch } from './batchCommit.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
-import { enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, workToDo, type Lease } from './coordination.js';
+import { enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, storedRobots, workToDo, type Lease } from './coordination.js';
 import { activeOf } from './clusterControl.js';
 import { ClusterWorkerError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
@@ -37,6 +39,8 @@ export interface WorkerOptions {
   localAddress?: string;
   /** First retry's back-off (tests shrink it). */
   retryBackoffMs?: number;
+  /** The browser to render with on this machine, in place of the job's (see render/browserPath.ts). */
+  browserPath?: string;
   log?: (line: string) => void;
 }
 
@@ -49,6 +53,9 @@ const ADAPTIVE_STRAY_AFTER_MS = 5_000;
 
 export type WorkerEnd = 'finished' | 'stopped';
 
+/** A robots.txt the worker stopped before fetching: nothing is fetched, and nothing is kept. */
+const STOPPING = 'worker stopping';
+
 /**
  * A cluster worker: an asynchronous loop over the shared frontier in PostgreSQL. The local crawl
  * loop (crawl/crawl.ts) is synchronous over its SQLite catalogue, committing each URL between two
@@ -58,7 +65,7 @@ export type WorkerEnd = 'finished' | 'stopped';
  */
 export class ClusterWorker {
   private readonly running = new Map<string, Promise<void>>();
-  private readonly robots = new Map<string, RobotsPolicy>();
+  private readonly robots = new Map<string, Promise<RobotsPolicy>>();
   private fatal: Error | null = null;
   private lastBatch = 0;
   private standingBy = false;
@@ -79,6 +86,8 @@ export class ClusterWorker {
 
   static async start(db: pg.Pool, liveness: pg.Pool, o: WorkerOptions): Promise<ClusterWorker> {
     const harvest = await readHarvest(db);
+    // A worker that cannot render the job's pages stops before joining (BrowserNotFoundError names the paths tried).
+    if (harvest.job.render.enabled) harvest.job.render.browserPath = findBrowser(o.browserPath ?? harvest.job.render.browserPath);
     await registerWorker(db, o.id, harvest.job.politeness.perHostConnections, harvest.leaseTimeoutMs);
     const beat = new Heartbeat(liveness, o.id, harvest.leaseTimeoutMs);
     try {
@@ -90,6 +99,8 @@ export class ClusterWorker {
   }
 
   private static async setUp(db: pg.Pool, beat: Heartbeat, o: WorkerOptions, harvest: HarvestRow): Promise<ClusterWorker> {
+    // The worker, once made, answers robots.txt and failures for the rendered pages' requests.
+    let self: ClusterWorker | null = null;
     const job = harvest.job;
     const mirrorRoot = path.join(o.store, 'mirror');
     const tmpDir = path.join(o.store, 'tmp', o.id);
@@ -122,6 +133,15 @@ export class ClusterWorker {
         })
       : null;
     const abort = new AbortController();
+    // Loaded only for a job that renders: a static harvest never loads the browser driver.
+    const rendering = job.render.enabled
+      ? (await import('./rendering.js')).ClusterRendering.open(job.render, warc, {
+          db,
+          store: o.store,
+          robotsFor: (site) => self!.robotsFor(site),
+          fail: (e) => self!.failWith(e),
+        })
+      : null;
     const tools: BatchTools = {
       job,
       fetcher,
@@ -133,9 +153,11 @@ export class ClusterWorker {
       times: new FetchTimes(),
       retryBackoffMs: o.retryBackoffMs ?? 2_000,
       signal: abort.signal,
+      rendering,
     };
     const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, min: MIN_BATCH, max: MAX_BATCH };
-    return new ClusterWorker(db, beat, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
+    self = new ClusterWorker(db, beat, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
+    return self;
   }
 
   /** Stops leasing; batches in flight are abandoned and their URLs go back to the queue at once. */
@@ -194,6 +216,7 @@ export class ClusterWorker {
       this.beat.stop();
       this.abort.abort();
       await Promise.allSettled(this.running.values());
+      await this.tools.rendering?.close();
       await this.tools.fetcher.close().catch(() => {});
       await this.tools.documents.close();
       await this.tools.warc?.close().catch((e: unknown) => this.failWith(e));
@@ -252,7 +275,7 @@ export class ClusterWorker {
   /** One lease: robots.txt first if no worker has it yet, then the batch, then its commit. */
   private async serve(lease: Lease): Promise<void> {
     try {
-      const robots = await this.robotsFor(lease);
+      const robots = await this.robotsFor(lease.site, lease.robots);
       const result = await runBatch(this.tools, lease, robots);
       // Abandoned URLs are given back even when stopping, so they need not wait for the timeout.
       const kept = await commitBatch(this.db, this.o.id, lease, result, this.job.traps.maxQueryVariantsPerPath);
@@ -262,18 +285,32 @@ export class ClusterWorker {
     }
   }
 
-  private async robotsFor(lease: Lease): Promise<RobotsPolicy> {
-    if (!this.job.politeness.respectRobots) return ALLOW_ALL;
-    const known = this.robots.get(lease.site);
-    if (known !== undefined) return known;
-    let row = lease.robots;
-    if (row === null) {
-      row = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, lease.site, this.abort.signal);
-      if (row === null) return { isAllowed: () => false, crawlDelayMs: 0, unavailable: 'worker stopping' };
-      await saveRobots(this.db, lease.site, row);
+  /**
+   * A site's robots.txt policy, asked for once per worker: as stored for the site (`stored`, from
+   * the lease, or read now), else fetched and saved for every worker.
+   */
+  private robotsFor(site: string, stored?: RobotsRow | null): Promise<RobotsPolicy> {
+    if (!this.job.politeness.respectRobots) return Promise.resolve(ALLOW_ALL);
+    let policy = this.robots.get(site);
+    if (policy === undefined) {
+      policy = this.loadRobots(site, stored);
+      this.robots.set(site, policy);
+      // Not kept when the worker stopped before it came: asked again, as before.
+      policy.then(
+        (p) => (p.unavailable === STOPPING ? this.robots.delete(site) : undefined),
+        () => this.robots.delete(site),
+      );
     }
-    const policy = robotsPolicyFrom(row, robotsUrlFor(lease.site), ROBOTS_USER_AGENT_TOKEN);
-    this.robots.set(lease.site, policy);
     return policy;
+  }
+
+  private async loadRobots(site: string, stored: RobotsRow | null | undefined): Promise<RobotsPolicy> {
+    let row = stored === undefined ? await storedRobots(this.db, site) : stored;
+    if (row === null) {
+      row = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, site, this.abort.signal);
+      if (row === null) return { isAllowed: () => false, crawlDelayMs: 0, unavailable: STOPPING };
+      await saveRobots(this.db, site, row);
+    }
+    return robotsPolicyFrom(row, robotsUrlFor(site), ROBOTS_USER_AGENT_TOKEN);
   }
 }

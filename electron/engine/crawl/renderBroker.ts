@@ -5,6 +5,7 @@ import { FetchError } from '../fetch/errors.js';
 import type { Fetcher, FetchResponse } from '../fetch/fetcher.js';
 import type { HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
+import { REQUISITES } from '../render/requestKinds.js';
 import type { BrokerAnswer, PageRequest, PageResponse, RequestBroker } from '../render/types.js';
 import type { Archive } from '../store/archive.js';
 import type { QueuedRow, UrlRow } from '../store/catalogue.js';
@@ -38,21 +39,6 @@ export interface BrokerParts {
   /** Stops the crawl: an error that is not one URL's (a full disk) met while answering a page. */
   fail: (e: unknown) => void;
 }
-
-/**
- * What a request of each resource type is to the crawl. Requisites are fetched as a static page's
- * images and scripts are (from other hosts too, unless the job says otherwise); everything else a
- * page asks for (fetch(), XHR, beacons) is data, fetched only inside the scope.
- */
-const REQUISITES: Record<string, { via: string; typeHint: string | null }> = {
-  document: { via: 'iframe', typeHint: 'html' },
-  stylesheet: { via: 'link', typeHint: 'css' },
-  image: { via: 'img', typeHint: null },
-  media: { via: 'media', typeHint: null },
-  font: { via: 'font', typeHint: null },
-  script: { via: 'script', typeHint: null },
-  texttrack: { via: 'track', typeHint: null },
-};
 
 /**
  * Answers the requests of pages rendered during a crawl from the crawl itself. A URL already

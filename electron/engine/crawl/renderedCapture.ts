@@ -2,71 +2,103 @@ import type { RenderSettings } from '../../../shared/job.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
 import { BrowserPool } from '../render/browserPool.js';
 import { findBrowser } from '../render/browserPath.js';
-import { RenderAbortedError, RenderFailedError, type RenderedCopy } from '../render/types.js';
+import { RenderAbortedError, RenderFailedError, type RenderedCopy, type RequestBroker } from '../render/types.js';
 import type { QueuedRow } from '../store/catalogue.js';
 import { screenshotPathFor, thumbnailPathFor, writeArchiveFile } from '../store/thumbnails.js';
 import { localPathFor } from '../url/localPath.js';
+import type { WarcWriter } from '../warc/writer.js';
 import { documentKind } from './documents.js';
 import { RenderBroker, type BrokerParts } from './renderBroker.js';
 
-export type RenderOutcome = { copy: RenderedCopy } | { failed: string } | 'aborted';
+export type RenderOutcome = { copy: RenderedCopy; navigations: string[] } | { failed: string } | 'aborted';
+
+/** Where a renderer's pictures go: `<dir>/thumbnails/` (an archive folder, or a cluster's store) and the WARC. */
+export interface RenderOutput {
+  dir: string;
+  warc: WarcWriter | null;
+}
 
 /**
- * Rendered capture for a crawl with `render.enabled`: each HTML page fetched is loaded in the
+ * The browser side of rendered capture, shared by the local crawl and cluster workers: the pool of
+ * pages, the rule for which responses render, and the thumbnail (and screenshot) of each page, under
+ * `<dir>/thumbnails/` and in the WARC as resource records. Who answers the page's requests is the
+ * caller's (a RequestBroker per page).
+ */
+export class PageRenderer {
+  private constructor(
+    private readonly out: RenderOutput,
+    private readonly pool: BrowserPool,
+  ) {}
+
+  /** Finds the browser (throws BrowserNotFoundError naming the paths tried); it starts with the first page. */
+  static open(settings: RenderSettings, out: RenderOutput): PageRenderer {
+    const executablePath = findBrowser(settings.browserPath);
+    return new PageRenderer(out, new BrowserPool({ ...settings, executablePath }));
+  }
+
+  /** Frames and other requisite documents are not rendered on their own: their page renders them. */
+  wants(page: { url: string; requisite: boolean | number }, res: FetchResponse): boolean {
+    return !page.requisite && res.status >= 200 && res.status < 300 && documentKind(res.contentType, page.url) === 'html';
+  }
+
+  async render(url: string, res: FetchResponse, broker: RequestBroker, signal: AbortSignal): Promise<RenderOutcome> {
+    let page;
+    try {
+      page = await this.pool.render({ url, response: { status: res.status, headers: res.headers, body: res.body }, broker, signal });
+    } catch (e) {
+      if (e instanceof RenderAbortedError) return 'aborted';
+      if (e instanceof RenderFailedError) return { failed: e.message };
+      throw e;
+    }
+    const localPath = localPathFor(url, res.contentType);
+    const { dir, warc } = this.out;
+    const date = new Date();
+    await writeArchiveFile(dir, thumbnailPathFor(localPath), page.thumbnail);
+    await warc?.writeResource({ uri: `urn:thumbnail:${url}`, date, contentType: 'image/png', payload: page.thumbnail });
+    if (page.screenshot !== null) {
+      await writeArchiveFile(dir, screenshotPathFor(localPath), page.screenshot);
+      await warc?.writeResource({ uri: `urn:screenshot:${url}`, date, contentType: 'image/png', payload: page.screenshot });
+    }
+    return { copy: { html: Buffer.from(page.html, 'utf8') }, navigations: page.navigations };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/**
+ * Rendered capture for a local crawl with `render.enabled`: each HTML page fetched is loaded in the
  * browser pool, its requests answered through the crawl (RenderBroker), and what it showed comes
  * back as the copy to save; its thumbnail (and screenshot) go under `<archive>/thumbnails/` and
- * into the WARC as resource records. Frames and other requisite documents are not rendered on
- * their own: their page renders them.
+ * into the WARC as resource records.
  */
 export class RenderedCapture {
   private readonly broker: RenderBroker;
 
   private constructor(
-    private readonly parts: BrokerParts,
-    private readonly pool: BrowserPool,
+    parts: BrokerParts,
+    private readonly renderer: PageRenderer,
   ) {
     this.broker = new RenderBroker(parts);
   }
 
   /** Finds the browser (throws BrowserNotFoundError naming the paths tried); it starts with the first page. */
   static open(settings: RenderSettings, parts: BrokerParts): RenderedCapture {
-    const executablePath = findBrowser(settings.browserPath);
-    const pool = new BrowserPool({ ...settings, executablePath });
-    return new RenderedCapture(parts, pool);
+    return new RenderedCapture(parts, PageRenderer.open(settings, { dir: parts.archive.dir, warc: parts.warc }));
   }
 
   wants(row: QueuedRow, res: FetchResponse): boolean {
-    return row.requisite === 0 && res.status >= 200 && res.status < 300 && documentKind(res.contentType, row.url) === 'html';
+    return this.renderer.wants(row, res);
   }
 
   async render(row: QueuedRow, res: FetchResponse, signal: AbortSignal): Promise<RenderOutcome> {
-    let page;
-    try {
-      page = await this.pool.render({
-        url: row.url,
-        response: { status: res.status, headers: res.headers, body: res.body },
-        broker: this.broker.forPage(row),
-        signal,
-      });
-    } catch (e) {
-      if (e instanceof RenderAbortedError) return 'aborted';
-      if (e instanceof RenderFailedError) return { failed: e.message };
-      throw e;
-    }
-    for (const url of page.navigations) this.broker.discover(row, url);
-    const localPath = localPathFor(row.url, res.contentType);
-    const { archive, warc } = this.parts;
-    const date = new Date();
-    await writeArchiveFile(archive.dir, thumbnailPathFor(localPath), page.thumbnail);
-    await warc?.writeResource({ uri: `urn:thumbnail:${row.url}`, date, contentType: 'image/png', payload: page.thumbnail });
-    if (page.screenshot !== null) {
-      await writeArchiveFile(archive.dir, screenshotPathFor(localPath), page.screenshot);
-      await warc?.writeResource({ uri: `urn:screenshot:${row.url}`, date, contentType: 'image/png', payload: page.screenshot });
-    }
-    return { copy: { html: Buffer.from(page.html, 'utf8') } };
+    const outcome = await this.renderer.render(row.url, res, this.broker.forPage(row), signal);
+    if (typeof outcome === 'object' && 'copy' in outcome) for (const url of outcome.navigations) this.broker.discover(row, url);
+    return outcome;
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.renderer.close();
   }
 }
