@@ -16,16 +16,20 @@ import { ClusterWorker } from '../engine/cluster/worker.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { readMetadata } from '../engine/store/metadata.js';
 import { checkPrefix } from '../engine/warc/fileNames.js';
+import { firstSeedOf, readSeedList, scopeSeedsFor, type SeedLine } from '../engine/crawl/seedList.js';
 import { checkSeeds, CRAWL_OPTIONS, jobFromFlags } from './crawlFlags.js';
 import { parseCommandArgs as parse, UsageError } from './usage.js';
 
 /** Crawl options a cluster harvest does not take (yet), with why. */
 const NOT_IN_CLUSTER: Partial<Record<keyof typeof CRAWL_OPTIONS, string>> = {
   out: 'workers write under their --store',
-  'seeds-file': 'give the seeds on the command line',
   template: 'focused harvests run on one machine',
   'events-jsonl': 'see harvest cluster status',
 };
+
+async function* urlsOf(lines: AsyncIterable<SeedLine>): AsyncGenerator<string> {
+  for await (const { url } of lines) yield url;
+}
 
 async function withDb<T>(url: string | undefined, command: 'cluster' | 'worker', fn: (db: pg.Pool) => Promise<T>): Promise<T> {
   if (!url) throw new UsageError(`${command} needs --db <postgres-url>`, command);
@@ -47,12 +51,16 @@ export async function runCluster(args: string[]): Promise<number> {
         if (values[flag as keyof typeof values] !== undefined) throw new UsageError(`--${flag} does not apply to a cluster harvest: ${why}`, 'cluster');
       }
       if (!values.name) throw new UsageError('cluster init needs --name <n>', 'cluster');
-      checkSeeds(positionals, undefined);
-      const job = parseJob(jobFromFlags(positionals, values));
+      const seedsFile = values['seeds-file'];
+      checkSeeds(positionals, seedsFile);
+      let job = parseJob(jobFromFlags(seedsFile === undefined ? positionals : [...positionals, await firstSeedOf(seedsFile)], values));
+      // As for a local crawl: the job names the seeds its scope needs, the list's URLs are queued.
+      if (seedsFile !== undefined) job = { ...job, seeds: await scopeSeedsFor(seedsFile, job.seeds, job.scope) };
       const timeoutS = values['lease-timeout'] === undefined ? undefined : Number(values['lease-timeout']);
       if (timeoutS !== undefined && !(timeoutS >= 1)) throw new UsageError(`--lease-timeout needs a number of seconds, at least 1, got '${values['lease-timeout']}'`, 'cluster');
       return withDb(values.db, 'cluster', async (db) => {
-        const seeds = await initCluster(db, job, timeoutS === undefined ? DEFAULT_LEASE_TIMEOUT_MS : timeoutS * 1000);
+        const list = seedsFile === undefined ? undefined : urlsOf(readSeedList(seedsFile));
+        const seeds = await initCluster(db, job, timeoutS === undefined ? DEFAULT_LEASE_TIMEOUT_MS : timeoutS * 1000, list);
         process.stderr.write(`harvest '${job.name}' created with ${plural(seeds, 'seed')}; start workers with: harvest worker --db <url> --store <dir>\n`);
         return 0;
       });

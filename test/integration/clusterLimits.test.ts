@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -31,11 +31,14 @@ describe('cluster harvest limits', { timeout: 300_000 }, () => {
   let dbSerial = 0;
 
   /** A fresh database holding a new harvest of the sites, harvested by two workers to the end. */
-  async function harvest(limits: string[], workerArgs: string[]): Promise<{ db: string; status: ClusterStatus; text: string; startedMs: number }> {
+  async function harvest(
+    limits: string[],
+    workerArgs: string[],
+    seeds = site.origins.map((o) => `${o}/`),
+  ): Promise<{ db: string; status: ClusterStatus; text: string; startedMs: number }> {
     const name = `l${++dbSerial}`;
     await query(postgres.url, `CREATE DATABASE ${name}`);
     const db = postgres.url.replace(/\/harvest$/, `/${name}`);
-    const seeds = site.origins.map((o) => `${o}/`);
     const init = await runHarvest(['cluster', 'init', '--db', db, '--name', name, '--delay-ms', '0', '--lease-timeout', '2', ...limits, ...seeds]);
     assert.equal(init.status, 0, init.stderr);
     const store = path.join(work, `store-${name}`);
@@ -153,5 +156,30 @@ describe('cluster harvest limits', { timeout: 300_000 }, () => {
     assert.ok(t.last_fetch_s < max + 3, `a request started ${t.last_fetch_s} s after the start`);
     assert.ok(Number(t.skipped) > 0);
     assert.ok(Number(t.archived) < SITES * PAGES);
+  });
+
+  it('--seeds-file: every URL of the list is queued as a seed, and the scope covers each of their sites', async () => {
+    // The second site only in the list, by a page deep in it: the job's seeds must still cover it.
+    const list = path.join(work, 'seeds.txt');
+    writeFileSync(list, `# two sites\n${site.origins[0]}/\n\n${site.origins[1]}/p/5.html\n`);
+    const { db, status } = await harvest(['--seeds-file', list], [], []);
+    await assertEnded(db, status);
+    const seeds = await query<{ url: string; depth: number }>(db, `SELECT url, depth FROM urls WHERE via = 'seed' ORDER BY url`);
+    assert.deepEqual(seeds, [
+      { url: `${site.origins[0]}/`, depth: 0 },
+      { url: `${site.origins[1]}/p/5.html`, depth: 0 },
+    ]);
+    const perSite = await query<{ site: string; n: string }>(db, `SELECT site, count(*) AS n FROM urls WHERE state = 'archived' AND ${HTML} GROUP BY site ORDER BY site`);
+    assert.deepEqual(
+      perSite.map((r) => r.site),
+      site.origins,
+    );
+    // Every page of both sites: the second is reached from its list URL (and from the first site's links).
+    for (const r of perSite) assert.ok(Number(r.n) >= PAGES, `${r.site}: ${r.n} pages`);
+
+    writeFileSync(list, `${site.origins[0]}/\nnot a url\n`);
+    const bad = await runHarvest(['cluster', 'init', '--db', postgres.url, '--name', 'bad', '--seeds-file', list]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /seeds\.txt, line 2: /);
   });
 });

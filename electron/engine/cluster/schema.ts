@@ -109,7 +109,15 @@ export const DEFAULT_LEASE_TIMEOUT_MS = 15_000;
  * Creates the harvest's tables and queues its seeds, in one transaction: a database that already
  * holds a harvest is refused (and left as it was).
  */
-export async function initCluster(db: pg.Pool, job: Job, leaseTimeoutMs = DEFAULT_LEASE_TIMEOUT_MS): Promise<number> {
+/** Seed-list URLs inserted per statement: a list of many sites never sits in memory whole. */
+const SEED_BATCH = 5_000;
+
+/**
+ * Creates the harvest: its job, and the job's seeds queued, with every URL of `seedList` (canonical
+ * URLs, harvest crawl --seeds-file's) as a seed too, all in one transaction. Returns how many
+ * distinct seeds were queued.
+ */
+export async function initCluster(db: pg.Pool, job: Job, leaseTimeoutMs = DEFAULT_LEASE_TIMEOUT_MS, seedList?: AsyncIterable<string>): Promise<number> {
   const client = await db.connect();
   try {
     const existing = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'harvest'`);
@@ -122,17 +130,27 @@ export async function initCluster(db: pg.Pool, job: Job, leaseTimeoutMs = DEFAUL
       JSON.stringify(job),
       leaseTimeoutMs,
     ]);
-    const seeds = [...new Set(job.seeds.map((s) => canonicalize(s)).filter((u) => u !== null))];
-    for (const url of seeds) {
-      const site = new URL(url).origin;
-      await client.query('INSERT INTO sites (site) VALUES ($1) ON CONFLICT DO NOTHING', [site]);
-      await client.query(
-        `INSERT INTO urls (url, site, depth, state, requisite, via, type_hint) VALUES ($1, $2, 0, 'queued', false, 'seed', 'html') ON CONFLICT DO NOTHING`,
-        [url, site],
+    const queue = async (urls: string[]): Promise<number> => {
+      const sites = urls.map((u) => new URL(u).origin);
+      await client.query('INSERT INTO sites (site) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING', [sites]);
+      const added = await client.query(
+        `INSERT INTO urls (url, site, depth, state, requisite, via, type_hint)
+         SELECT u, s, 0, 'queued', false, 'seed', 'html' FROM unnest($1::text[], $2::text[]) AS t(u, s) ON CONFLICT DO NOTHING`,
+        [urls, sites],
       );
+      return added.rowCount ?? 0;
+    };
+    let seeds = await queue([...new Set(job.seeds.map((s) => canonicalize(s)).filter((u) => u !== null))]);
+    let batch: string[] = [];
+    for await (const url of seedList ?? []) {
+      batch.push(url);
+      if (batch.length < SEED_BATCH) continue;
+      seeds += await queue(batch);
+      batch = [];
     }
+    if (batch.length > 0) seeds += await queue(batch);
     await client.query('COMMIT');
-    return seeds.length;
+    return seeds;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});
     throw e;
