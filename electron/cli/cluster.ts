@@ -4,7 +4,6 @@ import path from 'node:path';
 import type pg from 'pg';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/metadata.js';
 import { formatBytes, plural } from '../../shared/format.js';
-import { parseJob } from '../../shared/job.js';
 import { finishClusterMirror } from '../engine/cluster/finishMirror.js';
 import { clusterArchive, finishWorkerWarcs } from '../engine/cluster/clusterArchive.js';
 import { openClusterDb } from '../engine/cluster/coordination.js';
@@ -16,8 +15,8 @@ import { ClusterWorker } from '../engine/cluster/worker.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { readMetadata } from '../engine/store/metadata.js';
 import { checkPrefix } from '../engine/warc/fileNames.js';
-import { firstSeedOf, readSeedList, scopeSeedsFor, type SeedLine } from '../engine/crawl/seedList.js';
-import { checkSeeds, CRAWL_OPTIONS, jobFromFlags } from './crawlFlags.js';
+import { readSeedList, type SeedLine } from '../engine/crawl/seedList.js';
+import { checkSeeds, CRAWL_OPTIONS, jobWithSeeds } from './crawlFlags.js';
 import { parseCommandArgs as parse, UsageError } from './usage.js';
 
 /** Crawl options a cluster harvest does not take (yet), with why. */
@@ -53,9 +52,7 @@ export async function runCluster(args: string[]): Promise<number> {
       if (!values.name) throw new UsageError('cluster init needs --name <n>', 'cluster');
       const seedsFile = values['seeds-file'];
       checkSeeds(positionals, seedsFile);
-      let job = parseJob(jobFromFlags(seedsFile === undefined ? positionals : [...positionals, await firstSeedOf(seedsFile)], values));
-      // As for a local crawl: the job names the seeds its scope needs, the list's URLs are queued.
-      if (seedsFile !== undefined) job = { ...job, seeds: await scopeSeedsFor(seedsFile, job.seeds, job.scope) };
+      const job = await jobWithSeeds(positionals, seedsFile, values);
       const timeoutS = values['lease-timeout'] === undefined ? undefined : Number(values['lease-timeout']);
       if (timeoutS !== undefined && !(timeoutS >= 1)) throw new UsageError(`--lease-timeout needs a number of seconds, at least 1, got '${values['lease-timeout']}'`, 'cluster');
       return withDb(values.db, 'cluster', async (db) => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { CookiesTxtError, parseCookiesTxt } from '../../shared/cookiesTxt.js';
-import type { Cookie, JobInput, JobValidationError } from '../../shared/job.js';
+import { parseJob, type Cookie, type Job, type JobInput, type JobValidationError } from '../../shared/job.js';
+import { firstSeedOf, scopeSeedsFor } from '../engine/crawl/seedList.js';
 import { canonicalize } from '../engine/url/canonical.js';
 import { readTemplateFile } from './templateFile.js';
 import { parseCommandArgs, UsageError } from './usage.js';
@@ -111,6 +112,21 @@ export function checkSeeds(urls: string[], seedsFile: string | undefined): void 
     }
     if (!ok) throw new UsageError(`invalid URL '${u}': give an absolute http:// or https:// address`, 'crawl');
   }
+}
+
+/**
+ * The job of `crawl` and `cluster init`. With a seed list, the list is streamed, never held: read to
+ * validate it and find the few seeds that define the scope (kept in the job); the caller reads it
+ * again to queue every URL.
+ */
+export async function jobWithSeeds(
+  positionals: string[],
+  seedsFile: string | undefined,
+  v: ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values'],
+): Promise<Job> {
+  if (seedsFile === undefined) return parseJob(jobFromFlags(positionals, v));
+  const flagsJob = parseJob(jobFromFlags([...positionals, await firstSeedOf(seedsFile)], v));
+  return { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
 }
 
 export function jobFromFlags(seeds: string[], v: ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values']): JobInput {

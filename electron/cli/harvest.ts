@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import path from 'node:path';
 import type { CrawlEvent } from '../../shared/crawl.js';
-import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
-import { checkSeeds, CRAWL_OPTIONS, describeJobError, jobFromFlags } from './crawlFlags.js';
+import { JobValidationError } from '../../shared/job.js';
+import { checkSeeds, CRAWL_OPTIONS, describeJobError, jobWithSeeds } from './crawlFlags.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { CrawlRunner } from '../host/crawlRunner.js';
 import { Archive, ArchiveUsageError, MIRROR_DIR } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { FocusStore } from '../engine/store/focusStore.js';
-import { firstSeedOf, scopeSeedsFor, SeedListError } from '../engine/crawl/seedList.js';
+import { SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
 import { ClusterSetupError, ClusterWorkerError } from '../engine/cluster/errors.js';
@@ -106,15 +106,7 @@ async function main(argv: string[]): Promise<number> {
       checkSeeds(positionals, seedsFile);
       if (!values.out) throw new UsageError('crawl needs --out <archive-dir>', 'crawl');
       const events = openEventLog(values['events-jsonl']);
-      const input = jobFromFlags(positionals, values);
-      let job: Job;
-      if (seedsFile === undefined) job = parseJob(input);
-      else {
-        // The list is streamed, never held: read to validate it and find the few seeds that define
-        // the scope (kept in the job), then again to queue every URL once the archive exists.
-        const flagsJob = parseJob({ ...input, seeds: [...positionals, await firstSeedOf(seedsFile)] });
-        job = { ...flagsJob, seeds: await scopeSeedsFor(seedsFile, flagsJob.seeds, flagsJob.scope) };
-      }
+      const job = await jobWithSeeds(positionals, seedsFile, values);
       // A missing browser is reported before the archive is made.
       if (job.render.enabled) findBrowser(job.render.browserPath);
       // Created here, so that a bad --out is reported before anything else starts.
