@@ -111,6 +111,19 @@ function floorLine(s1) {
   );
 }
 
+function archivingFloorLine(s1) {
+  const fl = s1.archivingFloor;
+  if (fl.error) return `Archiving floor (bench/floor.mjs --archive): ${fl.error}`;
+  const share = (x) => f((100 * x) / cpuPerRequest(s1.harvest), 1);
+  const archive = cpuPerRequest(fl);
+  const bare = cpuPerRequest(s1.floor);
+  return (
+    `Archiving floor (bench/floor.mjs --archive, same server): the floor plus the archive work, with Harvest's own modules on one thread (WARC records, parsing, rewritten copies, page text in the search index, a catalogue row per URL; no discovery, scope, robots, politeness or threads): ` +
+    `${f(fl.wallSeconds, 2)} s wall, ${f(fl.cpuSeconds, 2)} s CPU, ${f(archive, 2)} ms per request, ${f(archive / bare, 1)}× the floor. ` +
+    `Of Harvest's ${f(cpuPerRequest(s1.harvest), 2)} ms per request, ${share(bare)}% is the floor's work, ${share(archive - bare)}% the archive work and ${share(cpuPerRequest(s1.harvest) - archive)}% the crawl's own machinery.`
+  );
+}
+
 const WARMUP_NOTE =
   "Before each scenario's measured runs the bench fetches every page and asset once with Harvest's and once with HTTrack's Accept-Encoding, unmeasured, so serve.mjs answers every crawler from a warm cache (results in bench/results/ without this sentence were measured without the warm-up: Harvest, the first crawler, paid the server's cold-cache compression).";
 
@@ -121,6 +134,7 @@ export function markdown(results) {
     out.push(`## Scenario 1: ${f(s1.pages)} pages, no added latency, compression on`, '', ...crawlTable([s1.harvest, ...s1.peers]), '');
     if (s1.rawLimit?.bestReqPerSec) out.push(`Raw fetch limit (raw-limit.mjs, same run): ${s1.rawLimit.latency0.map((r) => `${f(r.reqPerSec)} req/s at concurrency ${r.concurrency}`).join(', ')}; Harvest fetched at ${f(s1.harvest.requestsPerSec, 1)} req/s over the whole run (${f(pct(s1.harvest.requestsPerSec, s1.rawLimit.bestReqPerSec), 1)}% of the best), ${f(s1.harvest.fetchPhaseRequestsPerSec, 1)} req/s over its fetch phase.`, '');
     if (s1.floor) out.push(floorLine(s1), '');
+    if (s1.archivingFloor && s1.floor && !s1.floor.error) out.push(archivingFloorLine(s1), '');
     for (const r of peerRatios(s1)) out.push(`- Harvest vs ${r.text}`);
     out.push('');
   }

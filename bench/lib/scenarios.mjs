@@ -72,11 +72,15 @@ function rawLimit(ctx, site) {
   };
 }
 
-/** bench/floor.mjs on the scenario's server: what fetching, decoding, tokenising and writing alone cost. */
-function floor(ctx, server, site) {
+/**
+ * bench/floor.mjs on the scenario's server: what fetching, decoding, tokenising and writing alone
+ * cost; with `archive`, that and the archive work done with Harvest's own modules.
+ */
+function floor(ctx, server, site, archive = false) {
   const out = path.join(ctx.out, 'floor');
-  ctx.log('scenario 1: floor (bench/floor.mjs)');
-  const r = spawnSync(process.execPath, [path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', server.origin, '--manifest', site.manifestFile, '--out', out, '--accept-encoding', ACCEPT_ENCODINGS.harvest], {
+  ctx.log(`scenario 1: ${archive ? 'archiving floor (bench/floor.mjs --archive)' : 'floor (bench/floor.mjs)'}`);
+  const args = [path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', server.origin, '--manifest', site.manifestFile, '--out', out, '--accept-encoding', ACCEPT_ENCODINGS.harvest, ...(archive ? ['--archive'] : [])];
+  const r = spawnSync(process.execPath, args, {
     encoding: 'utf8',
     timeout: ctx.cap * 1000,
   });
@@ -90,8 +94,9 @@ export async function scenario1(ctx) {
   return withServer(ctx, ctx.pages, { compress: true }, async (server, site) => {
     const raw = ctx.rawLimit ? rawLimit(ctx, site) : null;
     const nodeFloor = floor(ctx, server, site);
+    const archivingFloor = floor(ctx, server, site, true);
     const { harvest, peers, events } = await harvestAndPeers(ctx, server, 'scenario1');
-    return { pages: site.pageCount, assets: site.assetCount, latencyMs: 0, compress: true, rawLimit: raw, floor: nodeFloor, harvest, peers, responsiveness: progressGaps(events) };
+    return { pages: site.pageCount, assets: site.assetCount, latencyMs: 0, compress: true, rawLimit: raw, floor: nodeFloor, archivingFloor, harvest, peers, responsiveness: progressGaps(events) };
   });
 }
 
