@@ -100,6 +100,14 @@ async function openArchiveWork(out) {
     for (const r of batch) insert.run(r);
   });
   let ticket = 0;
+  // Memoised, as the crawl's ReferenceMemo does: the same navigation links recur on every page.
+  const predicted = new Map();
+  const targetOf = (url, hint) => {
+    const key = `${hint}:${url}`;
+    let p = predicted.get(key);
+    if (p === undefined) predicted.set(key, (p = predictedLocalPath(url, hint)));
+    return p;
+  };
   return {
     async take(target, status, headers, wire, payload) {
       const url = canonicalize(`${opt.origin}${target}`);
@@ -117,7 +125,7 @@ async function openArchiveWork(out) {
       const t = ++ticket;
       const doc = work.prepare(t, { kind, body: payload, url, contentType, packOriginal: false, text: 'keep' });
       tokens += doc.links.length;
-      const written = doc.links.map((l) => (l.canonical === null ? null : predictedLocalPath(l.canonical, l.typeHint === 'html' || l.typeHint === 'css' ? l.typeHint : null)));
+      const written = doc.links.map((l) => (l.canonical === null ? null : targetOf(l.canonical, l.typeHint === 'html' || l.typeHint === 'css' ? l.typeHint : null)));
       work.save(t, { localPath, written, index: { urlId: t, url, capture: 1, kind: 'html', fetchedAt: null } });
     },
     async close() {

@@ -37,9 +37,9 @@ function openEventLog(file: string | undefined): EventLog | null {
 }
 
 /**
- * Runs the archive's crawl in a worker thread, as the app does, so the crawl's heap has its own
- * limits; this thread only draws progress and writes the event log. The worker opens the archive:
- * a missing, locked or foreign folder comes back as `unopened` and is reported as such.
+ * Runs the archive's crawl session on this thread (the app runs it in a worker thread), drawing
+ * progress and writing the event log from its messages. The session opens the archive: a missing,
+ * locked or foreign folder comes back as `unopened` and is reported as such.
  */
 async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, seedsFile?: string): Promise<number> {
   const archiveDir = path.resolve(dir);
@@ -59,6 +59,7 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
       },
       onState: (state, message) => show({ type: 'state', state, ...(message !== undefined && { message }) }),
     },
+    'inline',
   );
   let interrupts = 0;
   const onSignal = () => {

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { CrawlCounts, CrawlState, ProgressEvent, UrlEvent } from '../../shared/crawl.js';
 import type { Job } from '../../shared/job.js';
 import { collectCrawlHeapSooner, CRAWL_WORKER_HEAP } from './crawlHeap.js';
@@ -35,24 +35,70 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-/** One run of a job's crawl in a worker thread, seen from the host. */
+/** Where the crawl session runs: its own thread (the app, `harvest serve`), or the caller's (the command line). */
+export type SessionPlace = 'thread' | 'inline';
+
+/** The host's end of a crawl session (crawlSession.ts). */
+interface SessionLink {
+  send(m: ToWorker): void;
+  onMessage(fn: (raw: unknown) => void): void;
+  /** Called once the session has ended (its thread exited, or its port closed), with its failure if it failed. */
+  onEnd(fn: (error: Error | null) => void): void;
+  stop(): void;
+}
+
+function threadSession(data: CrawlWorkerData): SessionLink {
+  const worker = new Worker(new URL('./crawlWorker.js', import.meta.url), { workerData: data, resourceLimits: CRAWL_WORKER_HEAP });
+  let failure: Error | null = null;
+  worker.on('error', (e) => (failure ??= e));
+  return {
+    send: (m) => worker.postMessage(m),
+    onMessage: (fn) => worker.on('message', fn),
+    onEnd: (fn) => worker.on('exit', () => fn(failure)),
+    stop: () => void worker.terminate(),
+  };
+}
+
+/**
+ * The session on this thread, over a message channel: the command line's thread only draws progress,
+ * so a thread of its own would cost the crawl a second copy of the engine's modules and a heap (some
+ * 40 MB) and their loading time, for nothing.
+ */
+function inlineSession(data: CrawlWorkerData): SessionLink {
+  const { port1, port2 } = new MessageChannel();
+  let failure: Error | null = null;
+  import('./crawlSession.js')
+    .then(({ serveCrawl }) => serveCrawl(port2, data))
+    .catch((e: unknown) => {
+      failure = e instanceof Error ? e : new Error(String(e));
+      port2.close();
+    });
+  return {
+    send: (m) => port1.postMessage(m),
+    onMessage: (fn) => port1.on('message', fn),
+    onEnd: (fn) => port1.on('close', () => fn(failure)),
+    stop: () => port1.close(),
+  };
+}
+
+/** One run of a job's crawl, seen from the host. */
 export class CrawlRunner {
   readonly done: Promise<RunOutcome>;
-  private readonly worker: Worker;
+  private readonly session: SessionLink;
   private readonly pending = new Map<number, Pending>();
   private nextRequestId = 1;
   private outcome: RunOutcome | null = null;
 
-  constructor(data: CrawlWorkerData, events: RunnerEvents) {
+  constructor(data: CrawlWorkerData, events: RunnerEvents, place: SessionPlace = 'thread') {
     collectCrawlHeapSooner();
-    this.worker = new Worker(new URL('./crawlWorker.js', import.meta.url), { workerData: data, resourceLimits: CRAWL_WORKER_HEAP });
+    this.session = place === 'thread' ? threadSession(data) : inlineSession(data);
     this.done = new Promise((resolve) => {
-      this.worker.on('message', (raw: unknown) => {
+      this.session.onMessage((raw: unknown) => {
         const parsed = FromWorkerSchema.safeParse(raw);
         if (!parsed.success) {
           // A worker that breaks the protocol can't be trusted with the archive any longer.
           this.outcome ??= { state: 'failed', error: `crawl worker sent a malformed message: ${parsed.error.message}`, counts: null, durationMs: null, unopened: false };
-          void this.worker.terminate();
+          this.session.stop();
           return;
         }
         const m = parsed.data;
@@ -74,10 +120,8 @@ export class CrawlRunner {
             break;
         }
       });
-      this.worker.on('error', (e) => {
-        this.outcome ??= { state: 'failed', error: e.message, counts: null, durationMs: null, unopened: false };
-      });
-      this.worker.on('exit', () => {
+      this.session.onEnd((e) => {
+        if (e !== null) this.outcome ??= { state: 'failed', error: e.message, counts: null, durationMs: null, unopened: false };
         for (const p of this.pending.values()) p.reject(new WorkerGoneError());
         this.pending.clear();
         resolve(this.outcome ?? { state: 'failed', error: 'the crawl worker stopped unexpectedly', counts: null, durationMs: null, unopened: false });
@@ -109,6 +153,6 @@ export class CrawlRunner {
   }
 
   private send(m: ToWorker): void {
-    this.worker.postMessage(m);
+    this.session.send(m);
   }
 }

@@ -33,7 +33,7 @@ export async function openArchiving(
   let textIndex: TextIndex | null = null;
   let warc: WarcWriter | null = null;
   try {
-    await documents.ready();
+    // Not waited for: the first requests go out while the worker loads (a failed start fails the first document).
     textIndex = TextIndex.openWritable(textIndexFile);
     let archiver: ResponseArchiver | null = null;
     if (job.warc.enabled) {
