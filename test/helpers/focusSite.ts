@@ -50,6 +50,8 @@ export interface FocusSiteOptions {
 
 export interface FocusSite {
   truth: FocusSiteTruth;
+  /** How often both joint statements were asked for together (each held until the other was asked). */
+  jointPairs(): number;
   close(): Promise<void>;
 }
 
@@ -364,18 +366,22 @@ function buildSite(index: number, r: () => number, joint: boolean): { pages: Pag
   return { pages, ...(chain && { chain }), near, exact, contacts: contactPages };
 }
 
-/** Calls each waiter once `count` are waiting, or after `ms` (a site asked alone still answers). */
-function barrier(count: number, ms: number): (go: () => void) => void {
+/** Calls each waiter once `count` are waiting (counting `met`), or after `ms` (a site asked alone still answers). */
+function barrier(count: number, ms: number): { wait: (go: () => void) => void; met: () => number } {
   const waiting: (() => void)[] = [];
-  return (go) => {
+  let met = 0;
+  const wait = (go: () => void) => {
     waiting.push(go);
-    if (waiting.length >= count) for (const w of waiting.splice(0)) w();
-    else
+    if (waiting.length >= count) {
+      met++;
+      for (const w of waiting.splice(0)) w();
+    } else
       setTimeout(() => {
         const i = waiting.indexOf(go);
         if (i >= 0) waiting.splice(i, 1)[0]!();
       }, ms);
   };
+  return { wait, met: () => met };
 }
 
 /** Generates and serves the sites (three by default) on 127.0.0.1. */
@@ -402,7 +408,7 @@ export async function startFocusSite(siteCount = 3, seed = 19, opts: FocusSiteOp
         return;
       }
       const answer = () => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-      if (req.url === JOINT) jointBarrier(answer);
+      if (req.url === JOINT) jointBarrier.wait(answer);
       else answer();
     });
     servers.push(server);
@@ -417,6 +423,7 @@ export async function startFocusSite(siteCount = 3, seed = 19, opts: FocusSiteOp
   }
   return {
     truth,
+    jointPairs: jointBarrier.met,
     close: () => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(() => {}),
   };
 }

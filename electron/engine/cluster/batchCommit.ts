@@ -71,7 +71,7 @@ export async function commitBatch(
   return inTransaction(db, async (c) => {
     const open = await c.query('SELECT 1 FROM leases WHERE id = $1 AND done_at IS NULL FOR UPDATE', [lease.id]);
     if (open.rows.length === 0) return false;
-    if (focus !== null && r.focus !== null) await focus.commit(c, worker, r.focus);
+    if (focus !== null && r.focus !== null) await focus.commit(c, r.focus);
     const discoveries = uniqueByUrl(r.discoveries);
     if (r.seedRedirects.length > 0) {
       await c.query(

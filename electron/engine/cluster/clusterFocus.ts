@@ -71,7 +71,7 @@ export class ClusterFocus {
    * judges the pages again, plans again the links of those whose verdict changed, and writes them.
    * Run again whole if the transaction is retried: it starts from the committed pages each time.
    */
-  async commit(c: pg.PoolClient, worker: string, b: BatchFocus): Promise<void> {
+  async commit(c: pg.PoolClient, b: BatchFocus): Promise<void> {
     if (b.pages.length === 0) return;
     await lockFocus(c);
     await this.sync(c);
@@ -95,6 +95,6 @@ export class ClusterFocus {
         fields: v.topicState === 'near-duplicate' ? [] : (a.fields ?? []),
       });
     }
-    await putFocusPages(c, worker, writes);
+    await putFocusPages(c, writes);
   }
 }

@@ -20,8 +20,7 @@ CREATE TABLE focus_pages (
   topic_state text NOT NULL CHECK (topic_state IN ('relevant', 'off-topic', 'near-duplicate')),
   duplicate_of bigint REFERENCES urls (id),
   simhash text NOT NULL,
-  digest text NOT NULL,
-  judged_by text NOT NULL
+  digest text NOT NULL
 );
 CREATE INDEX focus_pages_seq ON focus_pages (seq);
 CREATE TABLE extracted (
@@ -64,14 +63,14 @@ export interface FocusPageWrite extends FocusPageRow {
 }
 
 /** Writes pages' verdicts and fields in the caller's transaction, which holds the lock. */
-export async function putFocusPages(c: pg.PoolClient, worker: string, pages: FocusPageWrite[]): Promise<void> {
+export async function putFocusPages(c: pg.PoolClient, pages: FocusPageWrite[]): Promise<void> {
   if (pages.length === 0) return;
   const col = <T>(f: (p: FocusPageWrite) => T) => pages.map(f);
   await c.query(
-    `INSERT INTO focus_pages (url_id, relevance, topic_state, duplicate_of, simhash, digest, judged_by)
-     SELECT i, r, s, d, h, g, $7 FROM unnest($1::bigint[], $2::float8[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS x(i, r, s, d, h, g)
+    `INSERT INTO focus_pages (url_id, relevance, topic_state, duplicate_of, simhash, digest)
+     SELECT * FROM unnest($1::bigint[], $2::float8[], $3::text[], $4::bigint[], $5::text[], $6::text[])
      ON CONFLICT (url_id) DO NOTHING`,
-    [col((p) => p.urlId), col((p) => p.relevance), col((p) => p.topicState), col((p) => p.duplicateOf), col((p) => p.simhash), col((p) => p.digest), worker],
+    [col((p) => p.urlId), col((p) => p.relevance), col((p) => p.topicState), col((p) => p.duplicateOf), col((p) => p.simhash), col((p) => p.digest)],
   );
   const fields = pages.flatMap((p) => p.fields.map((f) => ({ urlId: p.urlId, capture: p.capture, ...f })));
   if (fields.length === 0) return;
