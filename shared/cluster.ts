@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SkipReason } from './crawl.js';
+import type { FocusCounts, SkipReason } from './crawl.js';
 import { LiveControlSchema, type Job } from './job.js';
 
 /**
@@ -50,6 +50,8 @@ export interface ClusterStatus {
   /** The politeness every worker follows now. */
   politeness: Job['politeness'];
   workers: WorkerStatus[];
+  /** A focused harvest's verdicts so far (absent without a template), as a local harvest's progress shows them. */
+  focus?: FocusCounts;
 }
 
 /** A change to an attached cluster harvest: pause or resume, politeness, how many workers lease. */

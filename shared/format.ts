@@ -1,4 +1,4 @@
-import type { CrawlCounts } from './crawl.js';
+import type { CrawlCounts, FocusCounts } from './crawl.js';
 
 /**
  * One vocabulary and one set of numbers for every screen and the command line: sizes in decimal SI
@@ -137,4 +137,9 @@ export function countsSentence(c: CrawlCounts): string {
   ];
   if (c.queued + c.inFlight > 0) parts.push(`${formatCount(c.queued + c.inFlight)} queued`);
   return `${parts.join(', ')}; ${formatBytes(c.bytes)} received`;
+}
+
+/** A focused harvest's verdicts, as `harvest stats` and `harvest cluster status` show them. */
+export function focusSentence(c: FocusCounts): string {
+  return `focused: ${c.relevantPages} relevant, ${c.offTopicPages} off-topic, ${c.nearDuplicates} near-duplicates, harvest rate ${c.harvestRate === null ? '-' : `${(c.harvestRate * 100).toFixed(1)}%`}`;
 }

@@ -3,12 +3,13 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/metadata.js';
-import { formatBytes, plural } from '../../shared/format.js';
+import { focusSentence, formatBytes, plural } from '../../shared/format.js';
 import { finishClusterMirror } from '../engine/cluster/finishMirror.js';
 import { clusterArchive, finishWorkerWarcs } from '../engine/cluster/clusterArchive.js';
 import { openClusterDb } from '../engine/cluster/coordination.js';
 import { DEFAULT_LEASE_TIMEOUT_MS, initCluster } from '../engine/cluster/schema.js';
 import type { ClusterStatus } from '../../shared/cluster.js';
+import type { Job } from '../../shared/job.js';
 import { clusterStatus } from '../engine/cluster/status.js';
 import { DEFAULT_TARGET_LEASE_MS } from '../engine/cluster/batchSize.js';
 import { ClusterWorker } from '../engine/cluster/worker.js';
@@ -22,9 +23,20 @@ import { parseCommandArgs as parse, UsageError } from './usage.js';
 /** Crawl options a cluster harvest does not take (yet), with why. */
 const NOT_IN_CLUSTER: Partial<Record<keyof typeof CRAWL_OPTIONS, string>> = {
   out: 'workers write under their --store',
-  template: 'focused harvests run on one machine',
   'events-jsonl': 'see harvest cluster status',
 };
+
+/**
+ * Template parts that act on a run's seed list, which a cluster harvest queues once at init: seed
+ * discovery's requests would go from the init machine outside any worker's politeness and WARC, and
+ * crawl probability draws again at each `harvest resume`, which a cluster harvest has no counterpart of.
+ */
+function refuseLocalOnlyTemplateParts(job: Job): void {
+  const t = job.template;
+  if (t === null) return;
+  if (t.seeds !== null) throw new UsageError('--template: seeds (seed discovery) does not apply to a cluster harvest: its requests are made before a crawl\'s first, outside the workers; give the seeds found by a local run, or a --seeds-file', 'cluster');
+  if (t.crawlProbability.enabled) throw new UsageError('--template: crawlProbability does not apply to a cluster harvest: it draws the seeds again at each resume, and a cluster harvest is not resumed', 'cluster');
+}
 
 async function* urlsOf(lines: AsyncIterable<SeedLine>): AsyncGenerator<string> {
   for await (const { url } of lines) yield url;
@@ -53,6 +65,7 @@ export async function runCluster(args: string[]): Promise<number> {
       const seedsFile = values['seeds-file'];
       checkSeeds(positionals, seedsFile);
       const job = await jobWithSeeds(positionals, seedsFile, values);
+      refuseLocalOnlyTemplateParts(job);
       const timeoutS = values['lease-timeout'] === undefined ? undefined : Number(values['lease-timeout']);
       if (timeoutS !== undefined && !(timeoutS >= 1)) throw new UsageError(`--lease-timeout needs a number of seconds, at least 1, got '${values['lease-timeout']}'`, 'cluster');
       return withDb(values.db, 'cluster', async (db) => {
@@ -85,6 +98,7 @@ function statusText(s: ClusterStatus): string {
   const limit = s.limit === null ? '' : `, ${s.limit} reached`;
   const lines = [`${s.name}: ${s.pending === 0 ? 'finished' : `${s.pending} URLs to do`}${limit}; ${counts || 'no URLs'}`];
   if (s.paused && s.pending > 0) lines.push(`paused: workers take no new batch (harvest control --resume lets them go on)`);
+  if (s.focus !== undefined) lines.push(focusSentence(s.focus));
   if (s.activeWorkers !== null) lines.push(`only the first ${s.activeWorkers} live worker${s.activeWorkers === 1 ? '' : 's'} by id lease (harvest control --all-workers lets every one)`);
   lines.push('worker\tstate\trate/s\tbatch\tfetch ms\tfetched\tfailures\treturned\tsites');
   for (const w of s.workers) {

@@ -19,7 +19,7 @@ import { ProgressLine } from './progressLine.js';
 import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
 import { COMMAND_HELP, COMMANDS, parseCommandArgs, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
-import { countsSentence, formatDuration } from '../../shared/format.js';
+import { countsSentence, focusSentence, formatDuration } from '../../shared/format.js';
 
 const USAGE = `usage:
 ${COMMANDS.map((c) => `  ${SYNOPSIS[c]}`).join('\n')}
@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
               (s.message === null ? '' : `${s.state === 'failed' ? 'failed' : 'problems'}: ${s.message}\n`) +
               (s.harvestRate === undefined
                 ? ''
-                : `focused: ${s.relevantPages} relevant, ${s.offTopicPages} off-topic, ${s.nearDuplicates} near-duplicates, harvest rate ${s.harvestRate === null ? '-' : `${(s.harvestRate * 100).toFixed(1)}%`}\n`),
+                : `${focusSentence({ relevantPages: s.relevantPages ?? 0, offTopicPages: s.offTopicPages ?? 0, nearDuplicates: s.nearDuplicates ?? 0, harvestRate: s.harvestRate })}\n`),
           );
         }
       } finally {

@@ -34,10 +34,24 @@ export interface FocusSiteTruth {
   /** Same bytes at another URL: URL → the original. */
   exactDuplicates: Map<string, string>;
   contacts: Map<string, ContactTruth>;
+  /** With `jointStatement`: the statement's URL on sites 0 and 1 (near-duplicates of each other). */
+  joint: string[];
+}
+
+export interface FocusSiteOptions {
+  /**
+   * Sites 0 and 1 link their flooding hub to a joint statement, the same text on both with each
+   * site's own date and boilerplate (near-duplicates, not byte-identical); each site holds its
+   * answer until the other has been asked too (or 3 s), so two crawlers serving one site each judge
+   * their copy at the same moment, neither knowing of the other's.
+   */
+  jointStatement?: boolean;
 }
 
 export interface FocusSite {
   truth: FocusSiteTruth;
+  /** How often both joint statements were asked for together (each held until the other was asked). */
+  jointPairs(): number;
   close(): Promise<void>;
 }
 
@@ -242,7 +256,15 @@ function contactMarkup(c: ContactTruth, style: number, labels: Record<keyof Cont
   }
 }
 
-function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { matching: string[]; stop: string; after: string }; near: [string, string][]; exact: [string, string][]; contacts: [string, ContactTruth][] } {
+const JOINT = '/environment/flooding/joint-statement';
+const JOINT_TEXT = [
+  'The two councils have agreed a joint plan against flood risk along the shared river valley.',
+  'Flood warnings, sandbags and flood defence works will be shared between both towns.',
+  'Residents at flood risk on either bank can report flooding to either council.',
+  'The flood risk maps of both councils will be published together each spring.',
+];
+
+function buildSite(index: number, r: () => number, joint: boolean): { pages: Page[]; chain?: { matching: string[]; stop: string; after: string }; near: [string, string][]; exact: [string, string][]; contacts: [string, ContactTruth][] } {
   const zh = index === 2;
   const lang = zh ? 'zh' : 'en';
   const l = zh ? ZH_LABELS : EN_LABELS;
@@ -265,12 +287,19 @@ function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { m
 
   // Flooding hub, articles, print versions (near-duplicates) and one exact duplicate.
   const articles = Array.from({ length: 8 }, (_, k) => k + 1);
+  const jointHere = joint && index < 2;
   add(
     '/environment/flooding/',
     l.flooding,
-    onTopic(3) + list([...articles.map((k) => [`/environment/flooding/ward-${k}`, l.floodArticle(k)] as [string, string]), ['/environment/flooding/news?page=1', l.floodNews]]),
+    onTopic(3) +
+      list([
+        ...articles.map((k) => [`/environment/flooding/ward-${k}`, l.floodArticle(k)] as [string, string]),
+        ['/environment/flooding/news?page=1', l.floodNews],
+        ...(jointHere ? [[JOINT, 'Joint statement on flood risk'] as [string, string]] : []),
+      ]),
     true,
   );
+  if (jointHere) add(JOINT, 'Joint statement on flood risk', paragraphs(JOINT_TEXT, 2), true, `2025-0${index + 4}-01`);
   const near: [string, string][] = [];
   const exact: [string, string][] = [];
   const bodies = new Map<number, string>();
@@ -337,8 +366,26 @@ function buildSite(index: number, r: () => number): { pages: Page[]; chain?: { m
   return { pages, ...(chain && { chain }), near, exact, contacts: contactPages };
 }
 
+/** Calls each waiter once `count` are waiting (counting `met`), or after `ms` (a site asked alone still answers). */
+function barrier(count: number, ms: number): { wait: (go: () => void) => void; met: () => number } {
+  const waiting: (() => void)[] = [];
+  let met = 0;
+  const wait = (go: () => void) => {
+    waiting.push(go);
+    if (waiting.length >= count) {
+      met++;
+      for (const w of waiting.splice(0)) w();
+    } else
+      setTimeout(() => {
+        const i = waiting.indexOf(go);
+        if (i >= 0) waiting.splice(i, 1)[0]!();
+      }, ms);
+  };
+  return { wait, met: () => met };
+}
+
 /** Generates and serves the sites (three by default) on 127.0.0.1. */
-export async function startFocusSite(siteCount = 3, seed = 19): Promise<FocusSite> {
+export async function startFocusSite(siteCount = 3, seed = 19, opts: FocusSiteOptions = {}): Promise<FocusSite> {
   const r = rng(seed);
   const servers: Server[] = [];
   const truth: FocusSiteTruth = {
@@ -348,9 +395,11 @@ export async function startFocusSite(siteCount = 3, seed = 19): Promise<FocusSit
     nearDuplicates: new Map(),
     exactDuplicates: new Map(),
     contacts: new Map(),
+    joint: [],
   };
+  const jointBarrier = barrier(2, 3_000);
   for (let i = 0; i < siteCount; i++) {
-    const site = buildSite(i, r);
+    const site = buildSite(i, r, opts.jointStatement === true);
     const byPath = new Map(site.pages.map((p) => [p.path, p.html]));
     const server = createServer((req, res) => {
       const html = byPath.get(req.url ?? '');
@@ -358,7 +407,9 @@ export async function startFocusSite(siteCount = 3, seed = 19): Promise<FocusSit
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      const answer = () => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      if (req.url === JOINT) jointBarrier.wait(answer);
+      else answer();
     });
     servers.push(server);
     const origin = await listenOnLoopback(server);
@@ -368,9 +419,11 @@ export async function startFocusSite(siteCount = 3, seed = 19): Promise<FocusSit
     for (const [a, b] of site.near) truth.nearDuplicates.set(origin + a, origin + b);
     for (const [a, b] of site.exact) truth.exactDuplicates.set(origin + a, origin + b);
     for (const [p, c] of site.contacts) truth.contacts.set(origin + p, c);
+    if (byPath.has(JOINT)) truth.joint.push(origin + JOINT);
   }
   return {
     truth,
+    jointPairs: jointBarrier.met,
     close: () => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(() => {}),
   };
 }

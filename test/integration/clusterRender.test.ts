@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -54,14 +54,6 @@ describe('cluster harvest with --render', { timeout: 600_000, skip: existsSync(C
     for (const s of sites ?? []) await s.close();
     await postgres?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
-
-  it('cluster init still refuses --template, with its reason', async () => {
-    const template = path.join(work, 't.json');
-    writeFileSync(template, JSON.stringify({ topic: { keywords: ['x'] } }));
-    const run = await runHarvest(['cluster', 'init', '--db', postgres.url, '--name', 't', '--template', template, `${sites[0]!.origin}/`]);
-    assert.equal(run.status, 2, run.stderr);
-    assert.match(run.stderr, /--template does not apply to a cluster harvest: focused harvests run on one machine/);
   });
 
   describe('two workers rendering two script-built sites', () => {

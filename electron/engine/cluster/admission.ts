@@ -19,11 +19,13 @@ export interface ClusterDiscovery {
   skipReason: SkipReason | null;
   /** The path whose distinct queries are counted (trap:query-variants), or null. */
   variantKey: string | null;
+  /** A focused harvest's queue score (see focus/focusJudge.ts); null otherwise. */
+  score: number | null;
 }
 
 /**
  * The local frontier's admission rules (scope with the seeds' redirects, offsite requisites, trap
- * guards, depth limit, links per page) as a pure decision over one discovered URL, so a worker
+ * guards, a focused harvest's pruned links, depth limit, links per page) as a pure decision over one discovered URL, so a worker
  * decides where its rows go before its batch commits. What needs every worker's knowledge (the URL
  * already known, the query-variant count) is settled by the commit in PostgreSQL.
  */
@@ -71,6 +73,7 @@ export class ClusterAdmission {
       redirectHops: d.redirectHops,
       skipReason: reason,
       variantKey: reason === null ? queryVariantKey(d.url) : null,
+      score: d.score ?? null,
     };
   }
 
@@ -91,6 +94,7 @@ export class ClusterAdmission {
     if (!inScope && !offsiteRequisite) return 'scope';
     const trap = trapReason(d.url, this.job.traps);
     if (trap) return trap;
+    if (d.pruned) return 'focus:off-topic';
     if (!d.requisite) {
       const max = this.job.limits.maxDepth;
       if (max !== null && depth > max) return 'limit:depth';

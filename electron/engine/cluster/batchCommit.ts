@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { SkipReason, UrlState } from '../../../shared/crawl.js';
 import type { ClusterDiscovery } from './admission.js';
+import type { BatchFocus, ClusterFocus } from './clusterFocus.js';
 import { inTransaction } from './coordination.js';
 
 /** What became of one leased URL. */
@@ -44,16 +45,20 @@ export interface BatchResult {
   failures: number;
   /** HTML pages archived (the page limit's count). */
   pages: number;
+  /** A focused harvest's pages judged in the batch; null without a template. */
+  focus: BatchFocus | null;
 }
 
-const REQUEUABLE: SkipReason[] = ['scope', 'limit:depth', 'limit:links-per-page'];
+/** Skipped URLs that a later discovery may queue after all, as the local frontier's maybeRequeue. */
+const REQUEUABLE: SkipReason[] = ['scope', 'limit:depth', 'limit:links-per-page', 'focus:off-topic'];
 
 /**
- * Reports a batch in one transaction: its discovered URLs admitted (query variants counted over
+ * Reports a batch in one transaction: a focused harvest's verdicts made final (see ClusterFocus,
+ * which may plan a page's links again), its discovered URLs admitted (query variants counted over
  * every worker's discoveries, a URL already known left as it is unless a skipped one now deserves its
- * fetch), its outcomes recorded, the lease closed and the site let go. Returns false, writing
- * nothing, when the lease was taken back meanwhile (this worker was declared dead): its URLs are
- * another worker's now.
+ * fetch or a queued one a better score), its outcomes recorded, the lease closed and the site let
+ * go. Returns false, writing nothing, when the lease was taken back meanwhile (this worker was
+ * declared dead): its URLs are another worker's now.
  */
 export async function commitBatch(
   db: pg.Pool,
@@ -61,11 +66,13 @@ export async function commitBatch(
   lease: { id: number; site: string },
   r: BatchResult,
   maxQueryVariants: number,
+  focus: ClusterFocus | null = null,
 ): Promise<boolean> {
-  const discoveries = uniqueByUrl(r.discoveries);
   return inTransaction(db, async (c) => {
     const open = await c.query('SELECT 1 FROM leases WHERE id = $1 AND done_at IS NULL FOR UPDATE', [lease.id]);
     if (open.rows.length === 0) return false;
+    if (focus !== null && r.focus !== null) await focus.commit(c, r.focus);
+    const discoveries = uniqueByUrl(r.discoveries);
     if (r.seedRedirects.length > 0) {
       await c.query(
         `UPDATE harvest SET seed_redirects = (SELECT coalesce(jsonb_agg(DISTINCT x), '[]') FROM jsonb_array_elements_text(seed_redirects || $1::jsonb) x)`,
@@ -92,8 +99,9 @@ function uniqueByUrl(all: ClusterDiscovery[]): ClusterDiscovery[] {
   const byUrl = new Map<string, ClusterDiscovery>();
   for (const d of all) {
     const had = byUrl.get(d.url);
-    // The first discovery stands, unless a later one queues what the first skipped.
-    if (had === undefined || (had.skipReason !== null && d.skipReason === null)) byUrl.set(d.url, d);
+    // The first discovery stands, unless a later one queues what the first skipped, or with a better score.
+    const better = had !== undefined && d.skipReason === null && (had.skipReason !== null || (d.score ?? -1) > (had.score ?? -1));
+    if (had === undefined || better) byUrl.set(d.url, d);
   }
   // Sorted, so concurrent commits take their row locks in one order.
   return [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
@@ -124,11 +132,16 @@ async function admit(c: pg.PoolClient, ds: ClusterDiscovery[], maxQueryVariants:
   }
   const skip = ds.map((d) => reasons.get(d.url) ?? d.skipReason);
   await c.query(
-    `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason)
-     SELECT u, s, d, CASE WHEN r IS NULL THEN 'queued' ELSE 'skipped' END, q, p, v, t, h, r
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::text[]) AS x(u, s, d, q, p, v, t, h, r)
-     ON CONFLICT (url) DO UPDATE SET state = 'queued', skip_reason = NULL, depth = LEAST(urls.depth, EXCLUDED.depth), requisite = urls.requisite OR EXCLUDED.requisite
-       WHERE urls.state = 'skipped' AND urls.skip_reason = ANY($10::text[]) AND EXCLUDED.state = 'queued'`,
+    `INSERT INTO urls (url, site, depth, state, requisite, parent_id, via, type_hint, redirect_hops, skip_reason, score)
+     SELECT u, s, d, CASE WHEN r IS NULL THEN 'queued' ELSE 'skipped' END, q, p, v, t, h, r, sc
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::text[], $11::float8[])
+       AS x(u, s, d, q, p, v, t, h, r, sc)
+     ON CONFLICT (url) DO UPDATE SET state = 'queued', skip_reason = NULL, score = GREATEST(urls.score, EXCLUDED.score),
+       depth = CASE WHEN urls.state = 'skipped' THEN LEAST(urls.depth, EXCLUDED.depth) ELSE urls.depth END,
+       requisite = CASE WHEN urls.state = 'skipped' THEN urls.requisite OR EXCLUDED.requisite ELSE urls.requisite END
+       WHERE EXCLUDED.state = 'queued' AND ((urls.state = 'skipped' AND urls.skip_reason = ANY($10::text[]))
+         -- a focused harvest's queued URL met again through a better link moves up
+         OR (urls.state = 'queued' AND EXCLUDED.score > urls.score))`,
     [
       ds.map((d) => d.url),
       ds.map((d) => d.site),
@@ -140,6 +153,7 @@ async function admit(c: pg.PoolClient, ds: ClusterDiscovery[], maxQueryVariants:
       ds.map((d) => d.redirectHops),
       skip,
       REQUEUABLE,
+      ds.map((d) => d.score),
     ],
   );
 }

@@ -13,9 +13,12 @@ import { canonicalize } from '../url/canonical.js';
 import { localPathFor } from '../url/localPath.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
 import type { WarcWriter } from '../warc/writer.js';
+import type { Discovery } from '../crawl/frontier.js';
+import type { PageVerdict } from '../focus/focusJudge.js';
 import type { ClusterAdmission, ClusterDiscovery } from './admission.js';
 import type { BatchResult, UrlOutcome } from './batchCommit.js';
 import type { FetchTimes } from './batchSize.js';
+import type { ClusterFocus, JudgedPage } from './clusterFocus.js';
 import type { Lease, LeasedUrl } from './coordination.js';
 import type { RenderOutcome } from '../crawl/renderedCapture.js';
 import { writeRenderedOriginal } from './renderedOriginals.js';
@@ -43,6 +46,8 @@ export interface BatchTools {
   signal: AbortSignal;
   /** null: the job does not render (and playwright-core is never loaded). */
   rendering: BatchRendering | null;
+  /** A focused harvest's judge and the pages committed so far; null without a template. */
+  focus: ClusterFocus | null;
 }
 
 const MAX_ADAPTIVE_DELAY_MS = 60_000;
@@ -56,7 +61,17 @@ const GATE_POLL_MS = 20;
  * document workers, other files written as they came. Nothing is reported until the batch commits.
  */
 export async function runBatch(t: BatchTools, lease: Lease, robots: RobotsPolicy): Promise<BatchResult> {
-  const result: BatchResult = { outcomes: [], pageRequests: [], discoveries: [], seedRedirects: [], fetched: 0, bytes: 0, failures: 0, pages: 0 };
+  const result: BatchResult = {
+    outcomes: [],
+    pageRequests: [],
+    discoveries: [],
+    seedRedirects: [],
+    fetched: 0,
+    bytes: 0,
+    failures: 0,
+    pages: 0,
+    focus: t.focus?.batch() ?? null,
+  };
   const host = new URL(lease.site).host;
   const pace = { lastResponseMs: 0, lastStartMs: 0 };
   const queue = [...lease.urls];
@@ -181,8 +196,11 @@ async function settle(t: BatchTools, u: LeasedUrl, fetched: FetchResponse | Fetc
   result.outcomes.push(await archive(t, u, fetched, attempt, result));
 }
 
-/** Records and saves one response (a leased URL's, or one a rendered page asked for). */
-export async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt: number, result: BatchResult): Promise<UrlOutcome> {
+/**
+ * Records and saves one response: a leased URL's, or (`leased` false) one a rendered page asked for,
+ * which a focused harvest does not judge (it is part of that page).
+ */
+export async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, attempt: number, result: BatchResult, leased = true): Promise<UrlOutcome> {
   const base = { ...empty(u), httpStatus: res.status, contentType: res.contentType, bytes: res.body.length, fetchedAt: res.startedAt, attempts: attempt };
   if (res.status >= 300 && res.status < 400 && res.location !== null) {
     await t.warc?.writeExchange(exchangeFromFetch(res));
@@ -212,14 +230,16 @@ export async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, a
     }
     body = rendered.copy.html;
   }
-  const doc = await t.documents.prepare({ kind, body, url: u.url, contentType: res.contentType, packOriginal: body !== res.body });
+  const focus = leased && kind === 'html' ? t.focus?.judge.request(u.score) : undefined;
+  const doc = await t.documents.prepare({ kind, body, url: u.url, contentType: res.contentType, packOriginal: body !== res.body, ...(focus !== undefined && { focus }) });
   let saved = false;
   try {
     const at = await t.warc?.writeExchange(exchangeFromFetch(res));
     if (at !== undefined && doc.links.length > 0) {
       await t.warc!.writeMetadata({ url: res.url, date: res.startedAt, concurrentTo: at.recordId, outlinks: doc.links.map((l) => ({ url: l.url, kind: l.kind })) });
     }
-    const written = admitLinks(t, u, doc, result.discoveries);
+    const judged = judge(t, u, doc, result);
+    const { written, replan } = admitLinks(t, u, doc, result.discoveries, judged);
     const localPath = localPathFor(u.url, res.contentType);
     // The finishing pass rewrites a rendered page from its rendered DOM, not from the WARC's response.
     if (doc.original !== null) await writeRenderedOriginal(t.rendering!.store, localPath, doc.original);
@@ -228,18 +248,39 @@ export async function archive(t: BatchTools, u: LeasedUrl, res: FetchResponse, a
     if (failure !== null) return { ...base, state: 'failed', error: `cannot save as ${localPath}: ${failure.code}` };
     // The page limit counts what the local crawl counts: HTML documents saved.
     if (kind === 'html') result.pages++;
+    if (judged !== null) result.focus!.pages.push({ urlId: u.id, score: u.score, ...judged, capture: res.startedAt.toISOString(), replan });
     return { ...base, state: 'archived', localPath, title: doc.title };
   } finally {
     if (!saved) t.documents.discard(doc);
   }
 }
 
-/** A document's links as discoveries, and where each of its references should point in the copy. */
-function admitLinks(t: BatchTools, u: LeasedUrl, doc: PreparedTicket, into: ClusterDiscovery[]): (string | null)[] {
+type Provisional = Pick<JudgedPage, 'analysis' | 'verdict'>;
+
+/** A focused harvest's verdict on a page it scored, judged against the batch's memory (final at commit); else null. */
+function judge(t: BatchTools, u: LeasedUrl, doc: PreparedTicket, result: BatchResult): Provisional | null {
+  const analysis = doc.focus;
+  if (t.focus === null || result.focus === null || analysis === undefined) return null;
+  return { analysis, verdict: t.focus.judge.judge(u.id, u.score, analysis, result.focus.memory) };
+}
+
+/**
+ * A document's links as discoveries, and where each of its references should point in the copy. A
+ * judged page's links carry their queue score, or are pruned, as its verdict plans them; `replan`
+ * plans them again should the commit's verdict differ.
+ */
+function admitLinks(
+  t: BatchTools,
+  u: LeasedUrl,
+  doc: PreparedTicket,
+  into: ClusterDiscovery[],
+  judged: Provisional | null,
+): { written: (string | null)[]; replan: JudgedPage['replan'] } {
   const parentInScope = t.admission.scope.inScope(u.url);
-  return doc.links.map((link, index) => {
+  const planned: { index: number; at: number; d: Discovery }[] = [];
+  const written = doc.links.map((link, index) => {
     if (link.canonical === null) return null;
-    const d = t.admission.decide({
+    const found: Discovery = {
       url: link.canonical,
       parentId: u.id,
       parentDepth: u.depth,
@@ -250,10 +291,16 @@ function admitLinks(t: BatchTools, u: LeasedUrl, doc: PreparedTicket, into: Clus
       typeHint: link.typeHint,
       redirectHops: 0,
       pastLinkCap: index >= MAX_LINKS_QUEUED_PER_PAGE,
-    });
+    };
+    if (judged !== null) planned.push({ index, at: into.length, d: found });
+    const d = t.admission.decide(judged === null ? found : { ...found, ...t.focus!.judge.link(judged.verdict, judged.analysis, index) });
     into.push(d);
     return t.admission.plannedTarget(d);
   });
+  const replan = (v: PageVerdict) => {
+    for (const p of planned) into[p.at] = t.admission.decide({ ...p.d, ...t.focus!.judge.link(v, judged!.analysis, p.index) });
+  };
+  return { written, replan };
 }
 
 function redirect(t: BatchTools, u: LeasedUrl, res: FetchResponse, base: Settled, result: BatchResult): UrlOutcome {
@@ -278,6 +325,8 @@ function redirect(t: BatchTools, u: LeasedUrl, res: FetchResponse, base: Settled
       parentInScope: t.admission.scope.inScope(u.url),
       typeHint: u.typeHint,
       redirectHops: hops,
+      // A hop keeps its source's place in a focused harvest's queue.
+      ...(u.score !== null && { score: u.score }),
     }),
   );
   return { ...out, redirectTo: target };

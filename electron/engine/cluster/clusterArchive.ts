@@ -8,6 +8,7 @@ import { MIRROR_DIR, WARC_DIR } from '../store/archiveFolder.js';
 import { OPEN_SUFFIX } from '../warc/fileNames.js';
 import { WarcWriter } from '../warc/writer.js';
 import { ClusterWorkerError } from './errors.js';
+import { copyFocus } from './focusArchive.js';
 import { readHarvest } from './schema.js';
 
 /** Rows read from PostgreSQL at a time. */
@@ -33,6 +34,7 @@ interface PgUrl {
   redirect_to_id: string | null;
   title: string | null;
   fetched_at: Date | null;
+  score: number | null;
 }
 
 /**
@@ -65,7 +67,8 @@ export async function finishWorkerWarcs(db: pg.Pool, store: string): Promise<str
 /**
  * The cluster harvest as a local archive folder in `dir`: a SQLite catalogue with every URL and its
  * outcome (what the exporters, `harvest stats` and `harvest list` read), its warc/ and mirror/
- * links to the store's WARC files of every worker and to the shared mirror. URLs still leased are queued in it.
+ * links to the store's WARC files of every worker and to the shared mirror; a focused harvest's
+ * verdicts and extracted fields in its focus tables. URLs still leased are queued in it.
  */
 export async function clusterArchive(db: pg.Pool, store: string, dir: string): Promise<Archive> {
   const harvest = await readHarvest(db);
@@ -99,6 +102,7 @@ export async function clusterArchive(db: pg.Pool, store: string, dir: string): P
             typeHint: r.type_hint,
             redirectHops: r.redirect_hops,
             skipReason: r.skip_reason,
+            score: r.score,
           });
           ids.set(r.id, row.id);
           if (r.state === 'skipped' && r.error !== null) c.skip(row, r.skip_reason ?? 'scope', r.error);
@@ -117,6 +121,7 @@ export async function clusterArchive(db: pg.Pool, store: string, dir: string): P
         }
       });
     }
+    if (harvest.job.template !== null) await copyFocus(db, c, ids);
     const unfinished = await db.query<{ p: boolean }>(`SELECT EXISTS (SELECT 1 FROM urls WHERE state IN ('queued', 'leased')) AS p`);
     const fix = c.sqlite.prepare('UPDATE urls SET redirect_to_id = ?, fetched_at = ? WHERE id = ?');
     c.transaction(() => {

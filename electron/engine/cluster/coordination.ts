@@ -141,6 +141,8 @@ export interface LeasedUrl {
   typeHint: string | null;
   redirectHops: number;
   attempts: number;
+  /** A focused harvest's queue score; null otherwise. */
+  score: number | null;
 }
 
 export interface Lease {
@@ -159,10 +161,17 @@ interface UrlDbRow {
   type_hint: string | null;
   redirect_hops: number;
   attempts: number;
+  score: number | null;
 }
 
 /**
- * Leases up to `size` of a site's queued URLs (breadth-first) to the worker, unless another worker
+ * How a site's queue is taken: breadth-first (depth, then discovery), or for a focused harvest
+ * best-first (score, then discovery), as the local crawl's frontierOrder.ts; each has its index.
+ */
+const ORDER = { breadthFirst: 'depth, id', bestFirst: 'score DESC NULLS LAST, id' } as const;
+
+/**
+ * Leases up to `size` of a site's queued URLs (in `order`) to the worker, unless another worker
  * still holds the site, the harvest is paused or it reached a byte or duration limit (past the page
  * limit, only requisites). The size and the mean fetch time it was computed from are kept on the
  * lease.
@@ -174,6 +183,7 @@ export async function leaseBatch(
   size: number,
   meanFetchMs: number | null,
   limits: Job['limits'],
+  order: keyof typeof ORDER = 'breadthFirst',
 ): Promise<Lease | null> {
   return inTransaction(db, async (c) => {
     // Locked so that a reclaim running now waits for this lease and then takes it back too.
@@ -202,9 +212,9 @@ export async function leaseBatch(
     const picked = await c.query<UrlDbRow>(
       `WITH picked AS (
          SELECT id FROM urls WHERE site = $1 AND state = 'queued' AND (retry_at IS NULL OR retry_at <= now()) AND (requisite OR NOT $4)
-         ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         ORDER BY ${ORDER[order]} LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE urls u SET state = 'leased', lease_id = $3 FROM picked WHERE u.id = picked.id
-       RETURNING u.id, u.url, u.depth, u.requisite, u.type_hint, u.redirect_hops, u.attempts`,
+       RETURNING u.id, u.url, u.depth, u.requisite, u.type_hint, u.redirect_hops, u.attempts, u.score`,
       [site, size, leaseId, limit === 'limit:pages'],
     );
     if (picked.rows.length === 0) {
@@ -222,8 +232,10 @@ export async function leaseBatch(
         typeHint: r.type_hint,
         redirectHops: r.redirect_hops,
         attempts: r.attempts,
+        score: r.score,
       }))
-      .sort((a, b) => a.depth - b.depth || a.id - b.id);
+      // The batch is fetched in the queue's order.
+      .sort(order === 'bestFirst' ? (a, b) => (b.score ?? -1) - (a.score ?? -1) || a.id - b.id : (a, b) => a.depth - b.depth || a.id - b.id);
     const robots = siteRow.robots_at === null ? null : { http_status: siteRow.robots_status, body: siteRow.robots_body, error: siteRow.robots_error };
     return { id: leaseId, site, urls, robots };
   });

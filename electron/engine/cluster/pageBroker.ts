@@ -161,8 +161,8 @@ export class PageBroker implements RequestBroker {
       return { response };
     }
     // Its links' parent is the page: the URL has no row id until the batch commits.
-    const as: LeasedUrl = { id: this.page.id, url: d.url, depth: d.depth, requisite: d.requisite, typeHint: d.typeHint, redirectHops: d.redirectHops, attempts: 0 };
-    const outcome = await archive(this.t, as, res, 1, this.result);
+    const as: LeasedUrl = { id: this.page.id, url: d.url, depth: d.depth, requisite: d.requisite, typeHint: d.typeHint, redirectHops: d.redirectHops, attempts: 0, score: d.score };
+    const outcome = await archive(this.t, as, res, 1, this.result, false);
     this.result.pageRequests.push({ url: d.url, outcome });
     if (outcome.state === 'archived' && document) this.p.recent.put(d.url, response);
     if (outcome.state !== 'redirect') return { response };

@@ -2,17 +2,19 @@ import type pg from 'pg';
 import type { ClusterLimit } from '../../../shared/cluster.js';
 import { parseJob, type Job } from '../../../shared/job.js';
 import { canonicalize } from '../url/canonical.js';
+import { FocusJudge } from '../focus/focusJudge.js';
 import { ClusterSetupError } from './errors.js';
+import { FOCUS_TABLES } from './focusPages.js';
 
 /** Bumped when the tables change; a worker of another version refuses the harvest. */
-export const CLUSTER_SCHEMA_VERSION = 4;
+export const CLUSTER_SCHEMA_VERSION = 5;
 
 /**
  * One cluster harvest per PostgreSQL database: the job, the frontier (one row per canonical URL with
  * its state; `leased` while a worker holds it), the sites (robots.txt, which worker holds the site
  * now), the workers and their heartbeats, every lease with the batch size it was given and the
  * worker's mean fetch time then (so the allocation history stays visible), and the query-variant
- * counts of the trap guard.
+ * counts of the trap guard. A focused harvest adds its verdict and extraction tables (focusPages.ts).
  */
 const TABLES = `
 CREATE TABLE harvest (
@@ -95,7 +97,9 @@ CREATE TABLE urls (
   lease_id bigint REFERENCES leases (id),
   fetched_by text,
   fetched_at timestamptz,
-  fetches int NOT NULL DEFAULT 0
+  fetches int NOT NULL DEFAULT 0,
+  -- a focused harvest's best-first score (filter level + link score, see focus/focusJudge.ts); NULL otherwise
+  score double precision
 );
 CREATE INDEX urls_queue ON urls (site, depth, id) WHERE state = 'queued';
 CREATE INDEX urls_leased ON urls (lease_id) WHERE state = 'leased';
@@ -124,19 +128,22 @@ export async function initCluster(db: pg.Pool, job: Job, leaseTimeoutMs = DEFAUL
     if (Number(existing.rows[0]!.n) > 0) throw new ClusterSetupError('this database already holds a harvest: use another database, or drop its tables first');
     await client.query('BEGIN');
     await client.query(TABLES);
+    if (job.template !== null) await client.query(FOCUS_TABLES);
     await client.query('INSERT INTO harvest (schema_version, name, job, lease_timeout_ms) VALUES ($1, $2, $3, $4)', [
       CLUSTER_SCHEMA_VERSION,
       job.name,
       JSON.stringify(job),
       leaseTimeoutMs,
     ]);
+    // A focused harvest's seeds go first in their sites' queues, as in a local one.
+    const seedScore = job.template === null ? null : new FocusJudge(job.template).seedScore;
     const queue = async (urls: string[]): Promise<number> => {
       const sites = urls.map((u) => new URL(u).origin);
       await client.query('INSERT INTO sites (site) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING', [sites]);
       const added = await client.query(
-        `INSERT INTO urls (url, site, depth, state, requisite, via, type_hint)
-         SELECT u, s, 0, 'queued', false, 'seed', 'html' FROM unnest($1::text[], $2::text[]) AS t(u, s) ON CONFLICT DO NOTHING`,
-        [urls, sites],
+        `INSERT INTO urls (url, site, depth, state, requisite, via, type_hint, score)
+         SELECT u, s, 0, 'queued', false, 'seed', 'html', $3 FROM unnest($1::text[], $2::text[]) AS t(u, s) ON CONFLICT DO NOTHING`,
+        [urls, sites, seedScore],
       );
       return added.rowCount ?? 0;
     };

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { RATE_WINDOW_S, type ClusterStatus, type WorkerStatus } from '../../../shared/cluster.js';
 import { activeOf } from './clusterControl.js';
+import { focusCounts } from './focusPages.js';
 import { readHarvest } from './schema.js';
 
 /** The harvest's counts, settings and workers, as `harvest cluster status` and an attached app show them. */
@@ -41,6 +42,7 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
     paused: harvest.paused,
     limit: harvest.stoppedBy,
     politeness: harvest.job.politeness,
+    ...(harvest.job.template !== null && { focus: await focusCounts(db) }),
     workers: workers.rows.map((w) => ({
       id: w.id,
       host: w.host,

@@ -18,6 +18,7 @@ import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
 import { ClusterAdmission } from './admission.js';
 import { commitBatch } from './batchCommit.js';
+import { ClusterFocus } from './clusterFocus.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
 import { enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, storedRobots, workToDo, type Lease } from './coordination.js';
@@ -111,7 +112,7 @@ export class ClusterWorker {
     const tmpDir = path.join(o.store, 'tmp', o.id);
     mkdirSync(mirrorRoot, { recursive: true });
     mkdirSync(tmpDir, { recursive: true });
-    const documents = new DocumentPool({ mirrorRoot, tmpDir });
+    const documents = new DocumentPool({ mirrorRoot, tmpDir, template: job.template });
     await documents.ready();
     const headers = new RequestHeaders(job);
     const fetcher = new Fetcher({
@@ -159,6 +160,7 @@ export class ClusterWorker {
       retryBackoffMs: o.retryBackoffMs ?? 2_000,
       signal: abort.signal,
       rendering,
+      focus: job.template === null ? null : new ClusterFocus(job.template),
     };
     const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, min: MIN_BATCH, max: MAX_BATCH };
     self = new ClusterWorker(db, beat, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
@@ -227,7 +229,8 @@ export class ClusterWorker {
         for (const site of [...mine, ...strays]) {
           if (this.running.size >= this.o.sites) break;
           const size = this.nextBatchSize();
-          const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean(), this.job.limits);
+          const order = this.tools.focus === null ? 'breadthFirst' : 'bestFirst';
+          const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean(), this.job.limits, order);
           if (lease === null) continue;
           this.lastBatch = size;
           this.running.set(
@@ -301,13 +304,17 @@ export class ClusterWorker {
     this.abort.abort();
   }
 
-  /** One lease: robots.txt first if no worker has it yet, then the batch, then its commit. */
+  /**
+   * One lease: robots.txt first if no worker has it yet, then the batch (a focused harvest's judged
+   * against the pages committed until now), then its commit.
+   */
   private async serve(lease: Lease): Promise<void> {
     try {
       const robots = await this.robotsFor(lease.site, lease.robots);
+      await this.tools.focus?.sync(this.db);
       const result = await runBatch(this.tools, lease, robots);
       // Abandoned URLs are given back even when stopping, so they need not wait for the timeout.
-      const kept = await commitBatch(this.db, this.o.id, lease, result, this.job.traps.maxQueryVariantsPerPath);
+      const kept = await commitBatch(this.db, this.o.id, lease, result, this.job.traps.maxQueryVariantsPerPath, this.tools.focus);
       if (!kept) this.failWith(new ClusterWorkerError(`lease ${lease.id} was taken back: this worker was declared dead; it stops`));
     } catch (e) {
       this.failWith(e);
