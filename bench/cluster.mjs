@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startMultiSite } from '../dist/test/helpers/multiSite.js';
 import { startPostgres } from '../dist/test/helpers/throwawayPostgres.js';
 
-const CLI = new URL('../dist/electron/cli/harvest.js', import.meta.url).pathname;
+const CLI = new URL('../dist/electron/bundle/harvest.js', import.meta.url).pathname;
 const { values } = parseArgs({ options: { sites: { type: 'string', default: '12' }, pages: { type: 'string', default: '60' }, latency: { type: 'string', default: '50' }, 'per-worker-sites': { type: 'string', default: '2' } } });
 const run = (args) => new Promise((resolve) => spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'inherit'] }).once('close', resolve));
 const postgres = await startPostgres();

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = process.env.HARVEST_BENCH_DIR ?? path.resolve(ROOT, '..', 'shared', 'bench');
-const CLI = path.join(ROOT, 'dist', 'electron', 'cli', 'harvest.js');
+const CLI = path.join(ROOT, 'dist', 'electron', 'bundle', 'harvest.js');
 const PING_EVERY_MS = 20;
 
 const { values } = parseArgs({ options: { pages: { type: 'string', default: '5000' }, 'max-seconds': { type: 'string' } } });

@@ -23,7 +23,7 @@ const SAMPLE_MS = 250;
 
 /** HTML pages archived and, of those, pages with a thumbnail (rendered), from `harvest list --json`. */
 function pagesOf(archive) {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/electron/cli/harvest.js'), 'list', archive, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/electron/bundle/harvest.js'), 'list', archive, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`harvest list failed: ${r.stderr}`);
   let html = 0;
   let rendered = 0;

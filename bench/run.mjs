@@ -113,7 +113,7 @@ const earlier = o.compare ? JSON.parse(fs.readFileSync(o.compare, 'utf8')) : nul
 
 /** What a clean clone lacks: the build, GNU time and the peers, and raw-limit.mjs's undici. */
 function prepare() {
-  if (!fs.existsSync(path.join(ROOT, 'dist/electron/cli/harvest.js'))) {
+  if (!fs.existsSync(path.join(ROOT, 'dist/electron/bundle/harvest.js'))) {
     ctx.log('building Harvest (npm run build)');
     if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
   }

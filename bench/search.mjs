@@ -139,7 +139,7 @@ function dirSize(d) {
 async function archiveFigures(archiveDir, log) {
   log(`reindexing ${archiveDir}`);
   const started = Date.now();
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/electron/cli/harvest.js'), 'reindex', archiveDir, '--quiet'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/electron/bundle/harvest.js'), 'reindex', archiveDir, '--quiet'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`reindex failed: ${r.stderr}`);
   const seconds = (Date.now() - started) / 1000;
   const documents = Number(/indexed (\d+) documents/.exec(r.stderr)?.[1] ?? 0);

@@ -38,7 +38,7 @@ function onPath(cmd) {
 export function harvestCommand(root, args, { connections = 8 } = {}) {
   // A resume keeps the settings its crawl was started with.
   const settings = args[0] === 'crawl' ? ['--connections', String(connections), '--delay-ms', '0'] : [];
-  return [process.execPath, path.join(root, 'dist/electron/cli/harvest.js'), ...args, ...settings, '--quiet'];
+  return [process.execPath, path.join(root, 'dist/electron/bundle/harvest.js'), ...args, ...settings, '--quiet'];
 }
 
 /** measureRun for a Harvest crawl into `archive`: its mirror is checked, the whole archive measured on disk. */

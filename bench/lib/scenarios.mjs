@@ -217,7 +217,7 @@ async function queuedFrontier(ctx, server) {
 
 /** The URLs an archive still has queued, from `harvest list --json`. */
 function queuedUrls(ctx, archive) {
-  const r = spawnSync(process.execPath, [path.join(ctx.root, 'dist/electron/cli/harvest.js'), 'list', archive, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [path.join(ctx.root, 'dist/electron/bundle/harvest.js'), 'list', archive, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`harvest list failed: ${r.stderr}`);
   const out = new Set();
   for (const line of r.stdout.split('\n')) {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 /** The shared benchmark harness beside the project (sitegen.mjs, serve.mjs, linkcheck.mjs). */
 export const BENCH_DIR = process.env.HARVEST_BENCH_DIR ?? path.resolve(PROJECT_ROOT, '..', 'shared', 'bench');
-export const CLI = path.join(PROJECT_ROOT, 'dist', 'electron', 'cli', 'harvest.js');
+export const CLI = path.join(PROJECT_ROOT, 'dist', 'electron', 'bundle', 'harvest.js');
 
 function findRoot(start: string): string {
   let dir = start;
