@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ENTRY_PAGE } from '../../electron/engine/crawl/entryPage.js';
 import { ABOUT_FILE } from '../../electron/engine/export/mirrorZip.js';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
@@ -290,6 +291,25 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     const busySites = site.origins.filter((o) => workerForSite(o, [busy!, roomy!]) === busy);
     const servedToRoomy = new Set(site.served.filter((s) => s.startMs >= since && s.from === addresses[1] && busySites.includes(s.site)).map((s) => s.site));
     assert.ok(servedToRoomy.size > 0, `the worker with room served none of ${busySites.join(', ')}`);
+    assert.deepEqual(site.sharedSites(since), [], 'never two workers on one site at once');
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
+  });
+
+  it('a worker that joins late gets its own sites back from the worker that took them, at the end of a batch', async () => {
+    const { db, store } = await newHarvest();
+    const [first, late] = namesOwningSites('j', 2, site.origins);
+    const addresses = ['127.0.0.56', '127.0.0.57'];
+    const since = Date.now();
+    // Alone, the first worker owns every site and serves all six at once, each through to its end.
+    const early = startWorker(db, store, first!, addresses[0]!, ['--sites', '6', '--lease-seconds', '0.5']);
+    while (site.served.filter((s) => s.startMs >= since && s.path !== '/robots.txt').length < 30) await sleep(50);
+    const joinedAt = Date.now();
+    const joined = startWorker(db, store, late!, addresses[1]!, ['--sites', '6', '--lease-seconds', '0.5']);
+    for (const w of [early, joined]) assert.equal(await w.exit, 0, w.log());
+    const lateSites = site.origins.filter((o) => workerForSite(o, [first!, late!]) === late);
+    const servedLate = new Set(site.served.filter((s) => s.startMs >= joinedAt && s.from === addresses[1] && lateSites.includes(s.site)).map((s) => s.site));
+    process.stderr.write(`# the late worker served ${servedLate.size} of its ${lateSites.length} sites\n`);
+    assert.deepEqual([...servedLate].sort(), [...lateSites].sort(), 'every site of the late worker was handed back to it');
     assert.deepEqual(site.sharedSites(since), [], 'never two workers on one site at once');
     assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
   });

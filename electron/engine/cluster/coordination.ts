@@ -121,6 +121,17 @@ export async function liveWorkers(db: pg.Pool, timeoutMs: number): Promise<strin
 }
 
 /**
+ * Asks another worker for the sites it holds that the hash gives `worker` (see sites.claimed_by):
+ * once that worker's batch ends, they are leased to no one else. Called by a worker with room.
+ */
+export async function claimOwnSites(db: pg.Pool, worker: string, owns: (site: string) => boolean): Promise<void> {
+  const held = await db.query<{ site: string }>('SELECT site FROM sites WHERE holder IS NOT NULL AND holder <> $1 AND claimed_by IS DISTINCT FROM $1', [worker]);
+  const mine = held.rows.map((r) => r.site).filter(owns);
+  if (mine.length === 0) return;
+  await db.query('UPDATE sites SET claimed_by = $1 WHERE site = ANY($2) AND holder IS NOT NULL AND holder <> $1', [worker, mine]);
+}
+
+/**
  * Sites with URLs due now; of those, the ones no worker has held for `waitingMs` (their own worker
  * serves as many sites as it may); and whether anything at all is still to do (queued or leased).
  */
@@ -196,12 +207,13 @@ export async function leaseBatch(
     // visible now stops this lease, so only batches leased before it overshoot.
     const limit = await reachedLimit(c, limits);
     if (limit === 'limit:bytes' || limit === 'limit:duration') return null;
-    const s = await c.query<{ holder: string | null; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
-      'SELECT holder, robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE',
-      [site],
+    const s = await c.query<{ holder: string | null; claimed: boolean; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
+      `SELECT holder, claimed_by IS NOT NULL AND claimed_by <> $2 AND EXISTS (SELECT 1 FROM workers w WHERE w.id = claimed_by AND w.state = 'live') AS claimed,
+         robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE OF sites`,
+      [site, worker],
     );
     const siteRow = s.rows[0];
-    if (siteRow === undefined || (siteRow.holder !== null && siteRow.holder !== worker)) return null;
+    if (siteRow === undefined || (siteRow.holder !== null && siteRow.holder !== worker) || siteRow.claimed) return null;
     const lease = await c.query<{ id: string }>('INSERT INTO leases (worker, site, batch_size, mean_fetch_ms) VALUES ($1, $2, $3, $4) RETURNING id', [
       worker,
       site,
@@ -222,7 +234,7 @@ export async function leaseBatch(
       return null;
     }
     await c.query('UPDATE leases SET taken = $2 WHERE id = $1', [leaseId, picked.rows.length]);
-    await c.query('UPDATE sites SET holder = $2 WHERE site = $1', [site, worker]);
+    await c.query('UPDATE sites SET holder = $2, claimed_by = NULL WHERE site = $1', [site, worker]);
     const urls = picked.rows
       .map((r) => ({
         id: Number(r.id),

@@ -7,7 +7,7 @@ import { ClusterSetupError } from './errors.js';
 import { FOCUS_TABLES } from './focusPages.js';
 
 /** Bumped when the tables change; a worker of another version refuses the harvest. */
-export const CLUSTER_SCHEMA_VERSION = 5;
+export const CLUSTER_SCHEMA_VERSION = 6;
 
 /**
  * One cluster harvest per PostgreSQL database: the job, the frontier (one row per canonical URL with
@@ -55,6 +55,9 @@ CREATE TABLE sites (
   holder text REFERENCES workers (id),
   -- since when no worker holds it (a site waiting long is served by any worker with room)
   free_since timestamptz NOT NULL DEFAULT now(),
+  -- its own worker by the hash, with room for it, asking for it back from the worker that took it
+  -- while it waited: that worker leases it no more (schema 6)
+  claimed_by text REFERENCES workers (id),
   robots_status int,
   robots_body text,
   robots_error text,

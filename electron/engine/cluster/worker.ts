@@ -21,11 +21,12 @@ import { commitBatch } from './batchCommit.js';
 import { ClusterFocus } from './clusterFocus.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
-import { enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, storedRobots, workToDo, type Lease } from './coordination.js';
+import { claimOwnSites, enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, storedRobots, workToDo, type Lease } from './coordination.js';
 import { activeOf } from './clusterControl.js';
 import { ClusterWorkerError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
 import { readHarvest, type HarvestRow } from './schema.js';
+import { SiteChoice } from './siteChoice.js';
 
 export interface WorkerOptions {
   id: string;
@@ -69,6 +70,7 @@ const STOPPING = 'worker stopping';
  */
 export class ClusterWorker {
   private readonly running = new Map<string, Promise<void>>();
+  private readonly choice = new SiteChoice();
   /** Ends the wait between rounds early (see pause). */
   private wake: (() => void) | null = null;
   private readonly robots = new Map<string, Promise<RobotsPolicy>>();
@@ -213,6 +215,7 @@ export class ClusterWorker {
         this.reportLimit(await enforceLimits(this.db, this.job.limits), log);
         const active = activeOf(await liveWorkers(this.db, this.leaseTimeoutMs), harvest.activeWorkers);
         this.reportStandby(!active.includes(this.o.id), log);
+        const runningBefore = new Set(this.running.keys());
         const work = await workToDo(this.db, this.strayAfterMs());
         if (!work.pending && this.running.size === 0) {
           end = 'finished';
@@ -222,16 +225,24 @@ export class ClusterWorker {
         // Paused: no new lease (leaseBatch checks the flag too); batches in flight finish and commit.
         const leasing = active.includes(this.o.id) && !harvest.paused;
         const owned = (s: string) => workerForSite(s, active) === this.o.id;
-        const mine = leasing ? work.sites.filter((s) => owned(s) && !this.running.has(s)) : [];
+        const mine = leasing ? work.sites.filter((s) => owned(s)) : [];
         // Sites left waiting by their own worker (it serves as many sites as it may), taken by a
         // worker with room, so the harvest's tail does not wait on the worker the hash gave most.
-        const strays = leasing ? work.waiting.filter((s) => !owned(s) && !this.running.has(s)) : [];
-        for (const site of [...mine, ...strays]) {
-          if (this.running.size >= this.o.sites) break;
+        const strays = leasing ? work.waiting.filter((s) => !owned(s)) : [];
+        this.choice.settle(work.sites, runningBefore, this.running);
+        const tried = new Set<string>();
+        const next = () => (leasing && this.running.size < this.o.sites ? this.choice.next(mine, strays, this.running, tried) : undefined);
+        for (let site = next(); site !== undefined; site = next()) {
+          tried.add(site);
           const size = this.nextBatchSize();
           const order = this.tools.focus === null ? 'breadthFirst' : 'bestFirst';
           const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean(), this.job.limits, order);
-          if (lease === null) continue;
+          if (lease === null) {
+            // A stray another worker holds now, or whose own worker asked for it back.
+            if (!owned(site)) this.choice.forget(site);
+            continue;
+          }
+          this.choice.began(site);
           this.lastBatch = size;
           this.running.set(
             site,
@@ -241,6 +252,8 @@ export class ClusterWorker {
             }),
           );
         }
+        // Own sites another worker took while this one was full (or not yet there) are asked back once there is room.
+        if (leasing && this.running.size < this.o.sites) await claimOwnSites(this.db, this.o.id, owned);
         if (this.fatal !== null) break;
         await this.pause();
       }
