@@ -16,6 +16,8 @@ export interface MultiSite {
   served: Served[];
   /** Extra latency for requests from one source address (a slow worker). */
   slowFor: Map<string, number>;
+  /** How many more times a site's robots.txt answers 503 (by origin). */
+  robotsFailures: Map<string, number>;
   /** Requests per URL (origin + path), robots.txt included. */
   requestsPerUrl(since?: number): Map<string, number>;
   /** Pairs of overlapping requests to one site from different source addresses (started at `since` or later). */
@@ -36,6 +38,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 export async function startMultiSite(opts: { sites: number; pages: number; latencyMs: number; firstAddress?: number }): Promise<MultiSite> {
   const served: Served[] = [];
   const slowFor = new Map<string, number>();
+  const robotsFailures = new Map<string, number>();
   const servers: Server[] = [];
   const origins: string[] = [];
   const first = opts.firstAddress ?? 40;
@@ -79,7 +82,10 @@ export async function startMultiSite(opts: { sites: number; pages: number; laten
       const m = /^\/p\/(\d+)\.html$/.exec(path);
       if (path === '/') send(200, 'text/html; charset=utf-8', page(siteIndex, 0));
       else if (m && Number(m[1]) < opts.pages) send(200, 'text/html; charset=utf-8', page(siteIndex, Number(m[1])));
-      else if (path === '/robots.txt') send(200, 'text/plain', 'User-agent: *\nDisallow: /private/\n');
+      else if (path === '/robots.txt' && (robotsFailures.get(site) ?? 0) > 0) {
+        robotsFailures.set(site, robotsFailures.get(site)! - 1);
+        send(503, 'text/plain', 'try again later');
+      } else if (path === '/robots.txt') send(200, 'text/plain', 'User-agent: *\nDisallow: /private/\n');
       else if (path === '/style.css') send(200, 'text/css', 'body { background: url(/img/0.png) }');
       else if (/^\/img\/\d+\.png$/.test(path)) send(200, 'image/png', PNG);
       else if (path === '/old') send(301, 'text/html', '', { location: '/p/1.html' });
@@ -90,6 +96,7 @@ export async function startMultiSite(opts: { sites: number; pages: number; laten
     origins,
     served,
     slowFor,
+    robotsFailures,
     requestsPerUrl(since = 0) {
       const counts = new Map<string, number>();
       for (const s of served) if (s.startMs >= since) counts.set(s.site + s.path, (counts.get(s.site + s.path) ?? 0) + 1);

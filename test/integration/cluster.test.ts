@@ -314,6 +314,19 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
   });
 
+  it('a robots.txt that answers 503 is asked again, as a local crawl does, and its site is harvested', async () => {
+    const { db, store } = await newHarvest();
+    const since = Date.now();
+    const flaky = site.origins[0]!;
+    site.robotsFailures.set(flaky, 1);
+    const workers = namesOwningSites('b', 2, site.origins).map((id, i) => startWorker(db, store, id, `127.0.0.${61 + i}`));
+    for (const w of workers) assert.equal(await w.exit, 0, w.log());
+    const asked = site.served.filter((s) => s.site === flaky && s.path === '/robots.txt' && s.startMs >= since);
+    assert.equal(asked.length, 2, 'robots.txt asked twice: the 503, then the answer');
+    assert.ok(asked[1]!.startMs - asked[0]!.endMs >= 4_900, `asked again ${asked[1]!.startMs - asked[0]!.endMs} ms after the 503`);
+    assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'the site harvested as one machine does');
+  });
+
   it('a slow worker ends with smaller batches than the fast ones', async () => {
     const { db, store } = await newHarvest();
     const names = namesOwningSites('s', 3, site.origins);

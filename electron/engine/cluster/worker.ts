@@ -7,8 +7,9 @@ import { StoredDublinCoreSchema } from '../../../shared/metadata.js';
 import { DocumentPool } from '../crawl/documentPool.js';
 import { describePoliteness } from '../crawl/liveControl.js';
 import { RequestHeaders } from '../crawl/requestHeaders.js';
-import { fetchRobotsTxt } from '../crawl/robotsFetch.js';
+import { fetchRobotsTxt, ROBOTS_ATTEMPTS, ROBOTS_RETRY_MS, robotsUnavailable } from '../crawl/robotsFetch.js';
 import { Fetcher } from '../fetch/fetcher.js';
+import { sleep } from '../fetch/retry-policy.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
 import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { findBrowser } from '../render/browserPath.js';
@@ -355,9 +356,18 @@ export class ClusterWorker {
 
   private async loadRobots(site: string, stored: RobotsRow | null | undefined): Promise<RobotsPolicy> {
     let row = stored === undefined ? await storedRobots(this.db, site) : stored;
-    if (row === null) {
-      row = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, site, this.abort.signal);
-      if (row === null) return { isAllowed: () => false, crawlDelayMs: 0, unavailable: STOPPING };
+    const stopping: RobotsPolicy = { isAllowed: () => false, crawlDelayMs: 0, unavailable: STOPPING };
+    // As in a local crawl, an unreachable or 5xx robots.txt is asked again before the site is kept
+    // out; the worker holds the site's lease meanwhile, and only the last answer is kept.
+    for (let attempt = 1; row === null; attempt++) {
+      const fetched = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, site, this.abort.signal);
+      if (fetched === null) return stopping;
+      if (robotsUnavailable(fetched) && attempt < ROBOTS_ATTEMPTS) {
+        const waited = await sleep(ROBOTS_RETRY_MS * attempt, this.abort.signal).then(() => true, () => false);
+        if (!waited) return stopping;
+        continue;
+      }
+      row = fetched;
       await saveRobots(this.db, site, row);
     }
     return robotsPolicyFrom(row, robotsUrlFor(site), ROBOTS_USER_AGENT_TOKEN);

@@ -33,8 +33,17 @@ export async function fetchRobotsTxt(fetcher: Fetcher, warc: WarcWriter | null, 
 }
 
 /** A robots.txt that answers 5xx or not at all is asked again this many times before the site is given up. */
-const ROBOTS_ATTEMPTS = 3;
-const ROBOTS_RETRY_MS = 5_000;
+export const ROBOTS_ATTEMPTS = 3;
+/** The wait before the next attempt, times the attempts made. */
+export const ROBOTS_RETRY_MS = 5_000;
+
+/**
+ * An unreachable robots.txt means keep out (RFC 9309), but only for now: the crawl asks again a few
+ * times before recording it, so a passing outage doesn't cost the whole site.
+ */
+export function robotsUnavailable(row: RobotsRow): boolean {
+  return row.error !== null || (row.http_status ?? 0) >= 500;
+}
 
 /**
  * Fetches a site's robots.txt for the crawl loop and decides what it means: a policy on the site,
@@ -53,11 +62,8 @@ export async function fetchSiteRobots(
     p.inFlight.delete(abort);
   }
   if (row === null) return;
-  // An unreachable robots.txt means keep out (RFC 9309), but only for now: ask again a few times
-  // before recording it, so a passing outage doesn't cost the whole site.
-  const unavailable = row.error !== null || (row.http_status ?? 0) >= 500;
   s.robotsAttempts++;
-  if (unavailable && s.robotsAttempts < ROBOTS_ATTEMPTS) {
+  if (robotsUnavailable(row) && s.robotsAttempts < ROBOTS_ATTEMPTS) {
     s.robotsRetryAtMs = Date.now() + ROBOTS_RETRY_MS * s.robotsAttempts;
     return;
   }
