@@ -118,4 +118,22 @@ describe('attaching to a cluster harvest', () => {
     assert.equal(screen.getByTestId('cluster-phase').textContent, 'finished');
     assert.match(screen.getByTestId('cluster-progress').textContent ?? '', /Finished: 20 URLs fetched \(limit:pages reached\)/);
   });
+
+  it('shows a focused harvest’s verdicts as a local job’s progress does, and nothing of the kind without a template', async () => {
+    const focus = { relevantPages: 103, offTopicPages: 21, nearDuplicates: 13, harvestRate: 103 / 137 };
+    api = fakeApi({ 'clusters.attach': () => ok(view({ status: status({ focus }) })) });
+    setApi(api);
+    render(<Jobs />);
+    fireEvent.click(screen.getByTestId('cluster-attach-open'));
+    fireEvent.change(screen.getByTestId('cluster-attach-url'), { target: { value: 'postgres://harvest@db.example:5432/crawl' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('cluster-attach-submit'));
+    });
+    assert.equal(
+      screen.getByTestId('cluster-harvest-rate').textContent,
+      'Focused harvest: harvest rate 75.2% (103 relevant, 21 off-topic, 13 near-duplicates)',
+    );
+    act(() => dispatchHostEvent({ type: 'cluster', cluster: view() }));
+    assert.equal(screen.queryByTestId('cluster-harvest-rate'), null);
+  });
 });

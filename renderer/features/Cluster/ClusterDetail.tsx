@@ -3,6 +3,7 @@ import type { ClusterStatus } from '../../../shared/cluster.js';
 import { formatCount, formatDate, formatRate, plural } from '../../lib/format.js';
 import { clusterPhase, clusterRate, fetchedOf, useClusters } from '../../stores/clusters.js';
 import { LiveControl } from '../LiveControl/index.js';
+import { FocusLine } from '../Progress/FocusLine.js';
 import { ActiveWorkers } from './ActiveWorkers.js';
 import { WorkerTable } from './WorkerTable.js';
 
@@ -92,6 +93,7 @@ function ClusterProgress({ status: s }: { status: ClusterStatus }) {
         {s.limit !== null && ` (${s.limit} reached)`} ·{' '}
         <span data-testid="cluster-rate">{formatRate(clusterRate(s))}</span> URLs per second over the last 30 s
       </p>
+      {s.focus && <FocusLine focus={s.focus} testId="cluster-harvest-rate" />}
       <dl className="stats">
         <Figure label="Fetched" value={fetched} testId="cluster-fetched" />
         <Figure label="Queued" value={c.queued ?? 0} testId="cluster-queued" />

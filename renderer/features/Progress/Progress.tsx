@@ -7,6 +7,7 @@ import { useNav } from '../../stores/nav.js';
 import { selectProgress, useProgress } from '../../stores/progress.js';
 import { Sparkline } from '../Sparkline/index.js';
 import { LiveControl } from '../LiveControl/index.js';
+import { FocusLine } from './FocusLine.js';
 import { SKIP_LABELS } from '../../lib/vocabulary.js';
 
 
@@ -81,13 +82,7 @@ export function Progress({ id }: { id: string }) {
         </p>
       )}
       {job.status === 'running' && !finishing && <LiveControl politeness={job.job.politeness} apply={async (control) => (await commandValue('jobs.control', { id, control })) !== null} />}
-      {focus && (
-        <p className="harvest-rate" data-testid="progress-harvest-rate">
-          Focused harvest: harvest rate {focus.harvestRate === null ? '—' : `${(focus.harvestRate * 100).toFixed(1)}%`} (
-          {formatCount(focus.relevantPages)} relevant, {formatCount(focus.offTopicPages)} off-topic, {formatCount(focus.nearDuplicates)}{' '}
-          near-duplicates)
-        </p>
-      )}
+      {focus && <FocusLine focus={focus} testId="progress-harvest-rate" />}
       <dl className="stats">
         <Stat label="Fetched" title={MEANING.fetched} value={formatCount(figures.fetched)} testId="stat-fetched" />
         <Stat label="Queued" title={MEANING.queued} value={formatCount(figures.remaining)} testId="stat-queued" />
