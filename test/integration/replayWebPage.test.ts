@@ -122,8 +122,10 @@ describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM
     const archive = path.join(work, 'archive');
     assert.equal((await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet', '--delay-ms', '0'])).status, 0);
     files['/'] = ['text/html', home('Second words.')];
-    // WARC-Date has whole seconds: the captures must not share one.
-    await new Promise((r) => setTimeout(r, 1100));
+    // WARC-Date has whole seconds, and each capture is replayed at its end's second: more than 2 s
+    // apart, the first capture's seed is nearer that second than the second's (1.1 s made a tie
+    // once the recrawl started faster, and the replay took the later capture).
+    await new Promise((r) => setTimeout(r, 2100));
     assert.equal((await runHarvest(['recrawl', archive, '--quiet'])).status, 0);
     const wacz = path.join(work, 'two.wacz');
     const exported = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);
