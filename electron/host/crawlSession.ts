@@ -1,4 +1,3 @@
-import type { MessagePort } from 'node:worker_threads';
 import type { UrlEvent } from '../../shared/crawl.js';
 import { Crawl, DEFAULT_PROGRESS_INTERVAL_MS } from '../engine/crawl/crawl.js';
 import { admitSeedList } from '../engine/crawl/seedList.js';
@@ -9,8 +8,12 @@ import { readStats } from '../engine/store/stats.js';
 import { answerQuery } from './archiveQueries.js';
 import { ToWorkerSchema, type CrawlWorkerData, type FromWorker } from './workerProtocol.js';
 
-/** The end of a message channel the session talks to its host through. */
-export type SessionPort = Pick<MessagePort, 'postMessage' | 'on' | 'close'>;
+/** The session's end of its link to the host: a worker thread's parentPort, or a direct link on the host's thread. */
+export interface SessionPort {
+  postMessage(m: unknown): void;
+  on(event: 'message', listener: (m: unknown) => void): unknown;
+  close(): void;
+}
 
 /**
  * One archive's crawl, seen through messages: in a worker thread for the app (crawlWorker.ts), so
