@@ -21,6 +21,31 @@ export interface ContactTruth {
   fax: string;
   postcode: string;
 }
+/** The flood topic for the generated sites: English and Chinese keywords and filter levels. */
+export const FLOOD_TEMPLATE = {
+  topic: { keywords: ['flood risk', 'flooding', { term: '洪水', weight: 2, synonyms: ['防洪'] }], threshold: 0.3 },
+  filters: [
+    ['environment', 'flooding', '环境', '洪水'],
+    ['flood', '洪水', '防洪'],
+  ],
+  nextPage: ['next', '下一页'],
+  nearDuplicate: { maxHamming: 3 },
+};
+
+/** Contact details: the contact section is the one filter level; every field has English and Chinese labels. */
+export const CONTACT_TEMPLATE = {
+  topic: { keywords: ['contact', '联系'] },
+  filters: [['contact', '联系我们']],
+  extract: {
+    name: { keywords: ['name', 'department'], synonyms: ['名称', '部门'] },
+    address: { keywords: ['address', '地址'] },
+    phone: { keywords: ['phone', 'telephone', 'tel'], synonyms: ['电话'], regex: '\\+?\\(?[0-9][0-9 ()\\-]{6,}[0-9]' },
+    email: { keywords: ['email', 'e-mail'], synonyms: ['邮箱', '电子邮箱'], regex: '[^@\\s]+@[^@\\s]+\\.[a-z]+' },
+    fax: { keywords: ['fax'], synonyms: ['传真'], regex: '\\+?\\(?[0-9][0-9 ()\\-]{6,}[0-9]' },
+    postcode: { keywords: ['postcode', 'post code', 'zip'], synonyms: ['邮编', '邮政编码'] },
+  },
+};
+
 export const CONTACT_FIELDS = ['name', 'address', 'phone', 'email', 'fax', 'postcode'] as const;
 
 export interface FocusSiteTruth {

@@ -15,32 +15,9 @@ import type { UrlRecord } from '../../shared/crawl.js';
 import type { ExtractedRecord } from '../../shared/extracted.js';
 import { CLI } from '../helpers/benchSite.js';
 import { startWorker } from '../helpers/clusterWorker.js';
-import { startFocusSite, type FocusSite } from '../helpers/focusSite.js';
+import { CONTACT_TEMPLATE, FLOOD_TEMPLATE, startFocusSite, type FocusSite } from '../helpers/focusSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { query, startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
-
-/** focusedHarvest.test.ts's flood topic. */
-const FLOOD_TEMPLATE = {
-  topic: { keywords: ['flood risk', 'flooding', { term: '洪水', weight: 2, synonyms: ['防洪'] }], threshold: 0.3 },
-  filters: [
-    ['environment', 'flooding', '环境', '洪水'],
-    ['flood', '洪水', '防洪'],
-  ],
-  nextPage: ['next', '下一页'],
-  nearDuplicate: { maxHamming: 3 },
-};
-
-/** focusedHarvest.test.ts's contact fields. */
-const CONTACT_TEMPLATE = {
-  topic: { keywords: ['contact', '联系'] },
-  filters: [['contact', '联系我们']],
-  extract: {
-    name: { keywords: ['name', 'department'], synonyms: ['名称', '部门'] },
-    address: { keywords: ['address', '地址'] },
-    phone: { keywords: ['phone', 'telephone', 'tel'], synonyms: ['电话'], regex: '\\+?\\(?[0-9][0-9 ()\\-]{6,}[0-9]' },
-    email: { keywords: ['email', 'e-mail'], synonyms: ['邮箱', '电子邮箱'], regex: '[^@\\s]+@[^@\\s]+\\.[a-z]+' },
-  },
-};
 
 const ADDRESSES = ['127.0.0.121', '127.0.0.122'];
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { startJsSite, type JsSite } from '../helpers/jsSite.js';
 import { CHROMIUM, launchChromium, replayFrame, startViewerServer } from '../helpers/replayViewer.js';
+import { extractZip } from '../helpers/zipReadBack.js';
 
 /** What the checks below use of the replayed page's DOM (the project builds without DOM types). */
 interface ReplayedImage {
@@ -122,17 +123,15 @@ describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM
     const archive = path.join(work, 'archive');
     assert.equal((await runHarvest(['crawl', `${origin}/`, '--out', archive, '--quiet', '--delay-ms', '0'])).status, 0);
     files['/'] = ['text/html', home('Second words.')];
-    // WARC-Date has whole seconds, and each capture is replayed at its end's second: more than 2 s
-    // apart, the first capture's seed is nearer that second than the second's (1.1 s made a tie
-    // once the recrawl started faster, and the replay took the later capture).
-    await new Promise((r) => setTimeout(r, 2100));
+    // WARC-Date has whole seconds: the captures must not share one.
+    await new Promise((r) => setTimeout(r, 1100));
     assert.equal((await runHarvest(['recrawl', archive, '--quiet'])).status, 0);
     const wacz = path.join(work, 'two.wacz');
     const exported = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);
     assert.equal(exported.status, 0, exported.stderr);
     site.close();
 
-    const stamps = await captureStamps(archive);
+    const stamps = await seedStamps(wacz, path.join(work, 'two'), `${origin}/`);
     assert.equal(stamps.length, 2);
     browser = await launchChromium();
     for (const [i, words] of ['First words.', 'Second words.'].entries()) {
@@ -145,12 +144,20 @@ describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM
   });
 });
 
-/** The 14-digit time of each capture of the seed, from `harvest captures --json` start times. */
-async function captureStamps(archive: string): Promise<string[]> {
-  const out = await runHarvest(['captures', archive, '--json']);
-  const captures = JSON.parse(out.stdout) as { startedAt: string; finishedAt: string | null }[];
-  // A time inside each capture: its end, to the second (the seed was fetched before it).
-  return captures.map((c) => (c.finishedAt ?? c.startedAt).replace(/\D/g, '').slice(0, 14));
+/**
+ * The 14-digit time of each capture of `url`, from the WACZ's own index: the replay is asked for
+ * each record at its WARC-Date. (A capture's end time was used before: once a crawl took 0.2 s, the
+ * seed was sometimes fetched in the second before its capture ended, and the replay, asked for the
+ * next second, took the later capture.)
+ */
+async function seedStamps(wacz: string, dir: string, url: string): Promise<string[]> {
+  await extractZip(wacz, dir);
+  const lines = readFileSync(path.join(dir, 'indexes', 'index.cdx'), 'utf8').split('\n').filter(Boolean);
+  return lines
+    .map((line) => /^\S+ (\d{14}) (.*)$/.exec(line)!)
+    .filter((m) => (JSON.parse(m[2]!) as { url: string }).url === url)
+    .map((m) => m[1]!)
+    .sort();
 }
 
 describe('a WACZ of a --render crawl in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
