@@ -32,7 +32,10 @@ function peerRatios(s) {
   });
 }
 
-/** Each target of issue 5 with the measured figure and whether it is met. */
+/**
+ * Each target with the measured figure and whether it is met: the speed issue's (21) where it set
+ * one, the first bench issue's (5) where it did not.
+ */
 export function targets(results) {
   const t = [];
   const add = (scenario, target, value, met) => t.push({ scenario, target, value, met });
@@ -40,20 +43,20 @@ export function targets(results) {
   if (s1) {
     const h = s1.harvest;
     const finished = h.ended === 'finished';
+    const fl = s1.floor;
+    if (fl && !fl.error) {
+      const r = ratio(cpuPerRequest(h), cpuPerRequest(fl));
+      add('1', "CPU per request ≤ 2× the floor's", `${f(r, 2)}× (${f(cpuPerRequest(h), 2)} vs ${f(cpuPerRequest(fl), 2)} ms)`, r != null && r <= 2);
+    }
     for (const p of s1.peers) {
-      if (p.name === 'wget' || p.name === 'wget-guarded') {
+      if (p.name === 'wget-guarded') {
         const r = ratio(h.wallSeconds, p.wallSeconds);
-        add('1', `finished mirror in ≤ 0.5× ${p.name}'s wall time`, `${f(r, 2)}× (${f(h.wallSeconds, 1)} s vs ${f(p.wallSeconds, 1)} s, ${p.name} ${p.ended})`, finished && r != null && r <= 0.5);
+        add('1', "finished, rewritten mirror in ≤ 1.0× wget-guarded's wall time", `${f(r, 2)}× (${f(h.wallSeconds, 1)} s vs ${f(p.wallSeconds, 1)} s, ${p.name} ${p.ended})`, finished && r != null && r <= 1);
       }
       if (p.name === 'httrack') {
         const r = ratio(h.siteDoneSeconds, p.siteDoneSeconds);
-        add('1', '≤ 0.2× HTTrack\'s time to fetch the site', `${f(r, 2)}× (${f(h.siteDoneSeconds, 1)} s vs ${f(p.siteDoneSeconds, 1)} s)`, r != null && r <= 0.2);
+        add('1', "site fetched in ≤ 0.5× HTTrack's time", `${f(r, 2)}× (${f(h.siteDoneSeconds, 1)} s vs ${f(p.siteDoneSeconds, 1)} s)`, r != null && r <= 0.5);
       }
-    }
-    const best = s1.rawLimit?.bestReqPerSec;
-    if (best) {
-      const share = pct(h.requestsPerSec, best);
-      add('1', 'fetch rate ≥ 60% of the raw limit', `${f(share, 1)}% (${f(h.requestsPerSec, 1)} req/s over the whole run, ${f(h.fetchPhaseRequestsPerSec, 1)} over the fetch phase, raw limit ${f(best)} req/s)`, share != null && share >= 60);
     }
     const c = h.coverage;
     if (c) add('1', '100% coverage', `pages ${c.pagesPct}%, assets ${c.assetsPct}%`, c.pagesPct === 100 && c.assetsPct === 100);
@@ -63,15 +66,24 @@ export function targets(results) {
   const s2 = results.scenarios['2'];
   if (s2) {
     const share = pct(s2.harvest.requestsPerSec, s2.ceilingReqPerSec);
-    add('2', '≥ 90% of 160 requests/s', `${f(share, 1)}% (${f(s2.harvest.requestsPerSec, 1)} req/s over the whole run; ${f(pct(s2.harvest.fetchPhaseRequestsPerSec, s2.ceilingReqPerSec), 1)}% over the fetch phase)`, share != null && share >= 90);
+    add('2', '≥ 95% of 160 requests/s', `${f(share, 1)}% (${f(s2.harvest.requestsPerSec, 1)} req/s over the whole run; ${f(pct(s2.harvest.fetchPhaseRequestsPerSec, s2.ceilingReqPerSec), 1)}% over the fetch phase)`, share != null && share >= 95);
   }
   const s3 = results.scenarios['3'];
+  const one = s3?.onePage;
+  if (one) {
+    add('3', 'a one-page crawl peaks under 80 MiB', `${f(one.peakRssMiB, 1)} MiB (median of ${one.runs.length})`, one.ok && one.peakRssMiB != null && one.peakRssMiB < 80);
+    add('3', 'a one-page crawl starts (first request) in under 0.4 s', `${f(one.firstRequestSeconds, 2)} s; the page's own request at ${f(one.pageRequestSeconds, 2)} s (medians of ${one.runs.length})`, one.ok && one.firstRequestSeconds != null && one.firstRequestSeconds < 0.4);
+  }
   if (s3?.sizes.length > 1) {
     const small = s3.sizes[0];
     const large = s3.sizes.at(-1);
     const r = ratio(large.msPerPage, small.msPerPage);
     add('3', `time per page at ${f(large.pages)} pages ≤ 1.2× that at ${f(small.pages)}`, `${f(r, 2)}× (${f(large.msPerPage, 2)} vs ${f(small.msPerPage, 2)} ms/page)`, r != null && r <= 1.2);
-    add('3', `peak RSS < 250 MB at ${f(large.pages)} pages`, `${f(large.maxRssMiB, 1)} MiB`, large.maxRssMiB != null && large.maxRssMiB * 1.048576 < 250);
+  }
+  if (s3?.sizes.length > 0) {
+    const large = s3.sizes.at(-1);
+    const aim = large.pages >= 100_000 ? '' : ' (the aim is at 100,000)';
+    add('3', `peak RSS < 160 MiB at ${f(large.pages)} pages${aim}`, `${f(large.maxRssMiB, 1)} MiB`, large.pages >= 100_000 && large.maxRssMiB != null && large.maxRssMiB < 160);
   }
   if (s3?.frontier) {
     const peak = Math.max(s3.frontier.crawl.peakRssMiB ?? 0, s3.frontier.resume.peakRssMiB ?? 0);
@@ -98,6 +110,7 @@ export function targets(results) {
 }
 
 /** CPU milliseconds per request. */
+const round2 = (x) => (x == null ? null : Math.round(x * 100) / 100);
 const cpuPerRequest = (r) => (r?.cpuSeconds != null && r.requests ? (r.cpuSeconds * 1000) / r.requests : null);
 
 function floorLine(s1) {
@@ -147,7 +160,16 @@ export function markdown(results) {
   }
   const s3 = results.scenarios['3'];
   if (s3) {
-    out.push('## Scenario 3: scale', '', '| site pages | wall s | ended | ms per page | requests | HTML/s | peak RSS MiB | CPU s | disk MiB | pages / assets on disk |', '|---:|---:|---|---:|---:|---:|---:|---:|---:|---|');
+    out.push('## Scenario 3: scale', '');
+    const one = s3.onePage;
+    if (one) {
+      out.push(
+        `A one-page crawl (${one.runs.length} runs, medians): peak RSS ${f(one.peakRssMiB, 1)} MiB; from spawn, first request (robots.txt) ${f(one.firstRequestSeconds, 2)} s, the page ${f(one.pageRequestSeconds, 2)} s, exit ${f(one.exitSeconds, 2)} s. ` +
+          `Each run: ${one.runs.map((r) => `${f(r.peakRssMiB, 1)} MiB, ${f(r.firstRequestSeconds, 2)}/${f(r.pageRequestSeconds, 2)}/${f(r.exitSeconds, 2)} s`).join('; ')}.`,
+        '',
+      );
+    }
+    out.push('| site pages | wall s | ended | ms per page | requests | HTML/s | peak RSS MiB | CPU s | disk MiB | pages / assets on disk |', '|---:|---:|---|---:|---:|---:|---:|---:|---:|---|');
     for (const r of s3.sizes) out.push(`| ${f(r.pages)} | ${f(r.wallSeconds, 1)} | ${r.ended} | ${f(r.msPerPage, 2)} | ${f(r.requests)} | ${f(r.htmlPerSec, 1)} | ${f(r.maxRssMiB, 1)} | ${f(r.cpuSeconds, 1)} | ${f(r.diskMiB, 1)} | ${r.coverage ? `${r.coverage.pagesPct}% / ${r.coverage.assetsPct}%` : 'not checked'} |`);
     out.push('');
     const q = s3.frontier;
@@ -199,10 +221,12 @@ export function markdown(results) {
 function keyFigures(r) {
   const k = {};
   const s1 = r.scenarios?.['1'];
-  if (s1) Object.assign(k, { 's1 harvest wall s': s1.harvest.wallSeconds, 's1 harvest HTML/s': s1.harvest.htmlPerSec, 's1 harvest peak RSS MiB': s1.harvest.maxRssMiB, 's5 progress gap p99 ms': s1.responsiveness?.p99Ms });
+  if (s1) Object.assign(k, { 's1 harvest CPU ms/request': round2(cpuPerRequest(s1.harvest)), 's1 harvest wall s': s1.harvest.wallSeconds, 's1 harvest HTML/s': s1.harvest.htmlPerSec, 's1 harvest peak RSS MiB': s1.harvest.maxRssMiB, 's5 progress gap p99 ms': s1.responsiveness?.p99Ms });
   for (const p of s1?.peers ?? []) k[`s1 ${p.name} wall s`] = p.wallSeconds;
   const s2 = r.scenarios?.['2'];
   if (s2) k['s2 harvest req/s'] = s2.harvest.requestsPerSec;
+  const one = r.scenarios?.['3']?.onePage;
+  if (one) Object.assign(k, { 's3 one page peak RSS MiB': one.peakRssMiB, 's3 one page first request s': one.firstRequestSeconds });
   for (const s of r.scenarios?.['3']?.sizes ?? []) Object.assign(k, { [`s3 ${s.pages} ms/page`]: s.msPerPage, [`s3 ${s.pages} peak RSS MiB`]: s.maxRssMiB });
   const q = r.scenarios?.['3']?.frontier;
   if (q) k[`s3 ${q.queuedUrls} queued peak RSS MiB`] = Math.max(q.crawl.peakRssMiB ?? 0, q.resume.peakRssMiB ?? 0);

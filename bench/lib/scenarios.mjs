@@ -6,6 +6,7 @@ import path from 'node:path';
 import { harvestCommand, measureHarvest, measureRun, PEERS } from './crawlers.mjs';
 import { eventTail, fetchPhase, progressGaps, readEvents } from './events.mjs';
 import { memoryOf, round, sleep } from './measure.mjs';
+import { onePageCrawl } from './onePage.mjs';
 import { BenchServer, ensureSite } from './site.mjs';
 
 const CEILING_CONNECTIONS = 8;
@@ -111,6 +112,8 @@ export async function scenario2(ctx) {
 
 /** 3: time per page and peak RSS as the site grows; then a frontier of `queued` URLs, paused and resumed. */
 export async function scenario3(ctx) {
+  ctx.log('scenario 3: a one-page crawl');
+  const onePage = await onePageCrawl(ctx, ctx.port + 300);
   const sizes = [];
   for (const pages of ctx.scale) {
     sizes.push(
@@ -131,7 +134,7 @@ export async function scenario3(ctx) {
     );
   }
   const frontier = ctx.queued > 0 ? await withServer(ctx, ctx.scale[0], { compress: true }, (server) => queuedFrontier(ctx, server)) : null;
-  return { sizes, frontier };
+  return { onePage, sizes, frontier };
 }
 
 /** Spawns harvest directly (no `time`), so signals reach the crawler itself; samples its memory. */
