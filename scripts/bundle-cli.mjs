@@ -5,7 +5,25 @@
 // node_modules. The worker entries keep their names beside the chunks, where the engine's
 // `new URL('./documentWorker.js', import.meta.url)` looks for them, and the bundle sits as deep in
 // dist/electron/ as the modules it replaces, so their `../../renderer/` still finds the app.
+import path from 'node:path';
 import { build } from 'esbuild';
+
+/**
+ * Harvest's own code takes only Agent from undici, whose index also loads fetch, WebSocket, cookies
+ * and caches: some 60 ms at every start (a one-page crawl's first request about 0.44 s after the
+ * start). A name the engine imports that this module lacks fails the build.
+ */
+const undiciAgentOnly = {
+  name: 'undici-agent-only',
+  setup(b) {
+    const ours = `${path.sep}dist${path.sep}electron${path.sep}`;
+    b.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes(ours) ? { path: 'undici', namespace: 'undici-agent-only' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'undici-agent-only' }, () => ({
+      contents: "export { default as Agent } from 'undici/lib/dispatcher/agent.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 
 await build({
   entryPoints: {
@@ -24,5 +42,6 @@ await build({
   external: ['better-sqlite3', 'pg', 'playwright-core', 'pdf2json'],
   // CommonJS packages inside an ES module bundle call require(): give them Node's.
   banner: { js: "import { createRequire as harvestRequire } from 'node:module'; const require = harvestRequire(import.meta.url);" },
+  plugins: [undiciAgentOnly],
   logLevel: 'warning',
 });
