@@ -8,20 +8,36 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 
+const pkg = (file) => JSON.stringify(path.resolve('node_modules', file));
+
 /**
- * Harvest's own code takes only Agent from undici, whose index also loads fetch, WebSocket, cookies
- * and caches: some 60 ms at every start (a one-page crawl's first request about 0.44 s after the
- * start). A name the engine imports that this module lacks fails the build.
+ * Packages whose index loads far more than Harvest takes from them, at every start: undici's also
+ * loads fetch, WebSocket, cookies and caches (some 60 ms: a one-page crawl's first request 477 ->
+ * 426 ms after the start); htmlparser2's its DOM, serializer and DOM utilities around the tokenizer;
+ * encoding-sniffer's a decoder with its own copy of iconv-lite, and the WHATWG label table it asks
+ * for comes with a third copy. An import of one of these from the files named gets a module of just
+ * what is taken (by path where an exports map hides it); a name taken that it lacks fails the build.
+ * Other importers (cheerio, loaded only by focused crawls) keep the whole package.
  */
-const undiciAgentOnly = {
-  name: 'undici-agent-only',
+const slimmed = {
+  undici: { from: '/dist/electron/', contents: "export { default as Agent } from 'undici/lib/dispatcher/agent.js';" },
+  htmlparser2: { from: '/dist/electron/', contents: `export { default as Tokenizer, QuoteType } from ${pkg('htmlparser2/dist/esm/Tokenizer.js')};` },
+  'encoding-sniffer': { from: '/dist/electron/', contents: `export { getEncoding } from ${pkg('encoding-sniffer/dist/esm/sniffer.js')};` },
+  // whatwg-encoding's own labelToName, without the decoder (and iconv-lite) its module loads first.
+  'whatwg-encoding': {
+    from: '/encoding-sniffer/',
+    contents: `import names from ${pkg('whatwg-encoding/lib/labels-to-names.json')};
+export const labelToName = (label) => names[String(label).trim().toLowerCase()] || null;`,
+  },
+};
+const slimImports = {
+  name: 'slim-imports',
   setup(b) {
-    const ours = `${path.sep}dist${path.sep}electron${path.sep}`;
-    b.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes(ours) ? { path: 'undici', namespace: 'undici-agent-only' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'undici-agent-only' }, () => ({
-      contents: "export { default as Agent } from 'undici/lib/dispatcher/agent.js';",
-      resolveDir: process.cwd(),
-    }));
+    const names = new RegExp(`^(${Object.keys(slimmed).join('|')})$`);
+    b.onResolve({ filter: names }, (args) => (args.importer.includes(slimmed[args.path].from.replaceAll('/', path.sep)) ? { path: args.path, namespace: 'slim-imports' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'slim-imports' }, (args) => ({ contents: slimmed[args.path].contents, resolveDir: process.cwd() }));
+    // Loaded from node_modules when used: bundled, its encoding tables (some 550 KB) are compiled at every start.
+    b.onResolve({ filter: /^iconv-lite$/ }, () => ({ path: 'iconv-lite', external: true }));
   },
 };
 
@@ -42,6 +58,6 @@ await build({
   external: ['better-sqlite3', 'pg', 'playwright-core', 'pdf2json'],
   // CommonJS packages inside an ES module bundle call require(): give them Node's.
   banner: { js: "import { createRequire as harvestRequire } from 'node:module'; const require = harvestRequire(import.meta.url);" },
-  plugins: [undiciAgentOnly],
+  plugins: [slimImports],
   logLevel: 'warning',
 });
