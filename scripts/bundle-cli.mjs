@@ -35,7 +35,14 @@ const slimImports = {
   setup(b) {
     const names = new RegExp(`^(${Object.keys(slimmed).join('|')})$`);
     b.onResolve({ filter: names }, (args) => (args.importer.includes(slimmed[args.path].from.replaceAll('/', path.sep)) ? { path: args.path, namespace: 'slim-imports' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'slim-imports' }, (args) => ({ contents: slimmed[args.path].contents, resolveDir: process.cwd() }));
+    b.onLoad({ filter: /.*/, namespace: 'slim-imports' }, (args) => ({
+      contents: args.path === 'zod-locales' ? `export { default as en } from ${pkg('zod/v4/locales/en.js')};` : slimmed[args.path].contents,
+      resolveDir: process.cwd(),
+    }));
+    // zod's error messages in 60-odd languages (some 360 KB): Harvest reports in English, which zod loads apart.
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}v4${path.sep}`) ? { path: 'zod-locales', namespace: 'slim-imports' } : undefined,
+    );
     // Loaded from node_modules when used: bundled, its encoding tables (some 550 KB) are compiled at every start.
     b.onResolve({ filter: /^iconv-lite$/ }, () => ({ path: 'iconv-lite', external: true }));
   },
