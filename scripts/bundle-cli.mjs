@@ -20,8 +20,8 @@ const pkg = (file) => JSON.stringify(path.resolve('node_modules', file));
  * holds `from`, each gets a module of just what is taken (by path where an exports map hides it); a
  * name taken that it lacks fails the build. Other importers (cheerio, loaded only by focused crawls)
  * keep the whole package. With iconv-lite loaded from node_modules when a legacy charset needs it,
- * the code a command loads went from 2.97 to 0.95 MB (a one-page crawl's first request 458 -> 366 ms
- * after the start, peak RSS 138 -> 125 MB).
+ * the code a command loads went from 2.97 to 0.95 MB (a one-page crawl's first request 399 -> 366 ms
+ * after the start, peak RSS 138 -> 125 MB, medians of 8 alternate runs).
  */
 const slimmed = [
   { name: 'undici', from: '/dist/electron/', contents: "export { default as Agent } from 'undici/lib/dispatcher/agent.js';" },
