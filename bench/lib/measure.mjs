@@ -135,4 +135,10 @@ export function round(x, digits = 0) {
   return Math.round(x * f) / f;
 }
 
+/** The middle of the figures given (the lower middle of an even count); nulls left out, null if none. */
+export function median(xs) {
+  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
+  return s.length === 0 ? null : s[Math.floor((s.length - 1) / 2)];
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

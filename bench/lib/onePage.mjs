@@ -4,15 +4,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { harvestCommand } from './crawlers.mjs';
-import { parseTimeV, round } from './measure.mjs';
+import { median, parseTimeV, round } from './measure.mjs';
 
 const RUNS = 5;
 const PAGE = '<!doctype html><html><head><title>One page</title></head><body><p>One page, nothing else.</p></body></html>\n';
-
-const median = (xs) => {
-  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
-  return s.length === 0 ? null : s[Math.floor((s.length - 1) / 2)];
-};
 
 /**
  * A one-page site on `port`, crawled RUNS times with the bench's settings: peak RSS (the whole

@@ -1,5 +1,6 @@
 // Markdown tables, Harvest's ratios to each peer and to the issue's targets, and comparison with an earlier run.
 import { renderSummary } from '../render.mjs';
+import { round } from './measure.mjs';
 const f = (x, d = 0) => (x == null ? '–' : typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d }) : String(x));
 const ratio = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 100) / 100);
 const pct = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 1000) / 10);
@@ -110,7 +111,6 @@ export function targets(results) {
 }
 
 /** CPU milliseconds per request. */
-const round2 = (x) => (x == null ? null : Math.round(x * 100) / 100);
 const cpuPerRequest = (r) => (r?.cpuSeconds != null && r.requests ? (r.cpuSeconds * 1000) / r.requests : null);
 
 function floorLine(s1) {
@@ -221,7 +221,7 @@ export function markdown(results) {
 function keyFigures(r) {
   const k = {};
   const s1 = r.scenarios?.['1'];
-  if (s1) Object.assign(k, { 's1 harvest CPU ms/request': round2(cpuPerRequest(s1.harvest)), 's1 harvest wall s': s1.harvest.wallSeconds, 's1 harvest HTML/s': s1.harvest.htmlPerSec, 's1 harvest peak RSS MiB': s1.harvest.maxRssMiB, 's5 progress gap p99 ms': s1.responsiveness?.p99Ms });
+  if (s1) Object.assign(k, { 's1 harvest CPU ms/request': round(cpuPerRequest(s1.harvest), 2), 's1 harvest wall s': s1.harvest.wallSeconds, 's1 harvest HTML/s': s1.harvest.htmlPerSec, 's1 harvest peak RSS MiB': s1.harvest.maxRssMiB, 's5 progress gap p99 ms': s1.responsiveness?.p99Ms });
   for (const p of s1?.peers ?? []) k[`s1 ${p.name} wall s`] = p.wallSeconds;
   const s2 = r.scenarios?.['2'];
   if (s2) k['s2 harvest req/s'] = s2.harvest.requestsPerSec;
