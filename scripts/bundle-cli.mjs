@@ -39,13 +39,15 @@ export const labelToName = (label) => names[String(label).trim().toLowerCase()] 
 const slimImports = {
   name: 'slim-imports',
   setup(b) {
+    const ours = `${path.sep}dist${path.sep}electron${path.sep}`;
     const names = new RegExp(`^(${slimmed.map((s) => s.name.replace(/[./]/g, '\\$&')).join('|')})$`);
     b.onResolve({ filter: names }, (args) => {
       const i = slimmed.findIndex((s) => s.name === args.path && args.importer.includes(s.from.replaceAll('/', path.sep)));
       return i < 0 ? undefined : { path: String(i), namespace: 'slim-imports' };
     });
     b.onLoad({ filter: /.*/, namespace: 'slim-imports' }, (args) => ({ contents: slimmed[Number(args.path)].contents, resolveDir: process.cwd() }));
-    b.onResolve({ filter: /^iconv-lite$/ }, () => ({ path: 'iconv-lite', external: true }));
+    // Only ours: a package's own nested copy (another version) stays bundled with it.
+    b.onResolve({ filter: /^iconv-lite$/ }, (args) => (args.importer.includes(ours) ? { path: 'iconv-lite', external: true } : undefined));
   },
 };
 
