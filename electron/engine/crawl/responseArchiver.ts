@@ -145,7 +145,7 @@ export class ResponseArchiver {
           url: row.url,
           contentType: res.contentType,
           packOriginal: this.p.warc === null || rendered !== null,
-          ...(kind === 'html' && { text: 'keep' as const }),
+          ...(kind === 'html' && { text: 'keep' as const, textDigest: true }),
           ...(focus !== undefined && { focus }),
         });
       }
