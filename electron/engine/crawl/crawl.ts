@@ -373,15 +373,19 @@ export class Crawl {
       await this.archiver!.textRead();
       // Pages saved in an earlier run that a kill kept out of the index (their text was still queued).
       await indexMissing(this.archive, this.textIndex!, this.documents!);
-      await finalizeMirror(this.archive, this.documents!, (done, total) => {
-        this.finishing = { done, total };
-        // The ticks report the pass while it runs; its start and end are reported as they happen.
-        if (done === 0 || done === total) this.emit(this.progress());
-      });
       // The index is complete: compacted in a document worker while the ticks go on (0.5 s or more
-      // of one thread on the 5,000-page bench site, long enough to stall the progress events).
+      // of one thread on the 5,000-page bench site, long enough to stall the progress events), and
+      // beside the rewrite pass, which never reads it.
       this.textIndex!.close();
-      await this.documents!.compactTextIndex(TextIndex.fileIn(this.archive.dir));
+      const finished = await Promise.allSettled([
+        finalizeMirror(this.archive, this.documents!, (done, total) => {
+          this.finishing = { done, total };
+          // The ticks report the pass while it runs; its start and end are reported as they happen.
+          if (done === 0 || done === total) this.emit(this.progress());
+        }),
+        this.documents!.compactTextIndex(TextIndex.fileIn(this.archive.dir)),
+      ]);
+      for (const r of finished) if (r.status === 'rejected') throw r.reason;
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }
