@@ -123,7 +123,7 @@ async function openArchiveWork(out) {
       }
       if (kind === null) return work.write(localPath, payload);
       const t = ++ticket;
-      const doc = work.prepare(t, { kind, body: payload, url, contentType, packOriginal: false, text: 'keep' });
+      const doc = work.prepare(t, { kind, body: payload, url, contentType, packOriginal: false, text: 'keep', textDigest: true });
       tokens += doc.links.length;
       const written = doc.links.map((l) => (l.canonical === null ? null : targetOf(l.canonical, l.typeHint === 'html' || l.typeHint === 'css' ? l.typeHint : null)));
       work.save(t, { localPath, written, index: { urlId: t, url, capture: 1, kind: 'html', fetchedAt: null } });

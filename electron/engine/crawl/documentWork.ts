@@ -25,7 +25,7 @@ export interface PreparedDocument {
   title: string | null;
   /** The page's visible text for the search index; null unless asked for in the reply, and for CSS. */
   text: PackedText | null;
-  /** Digest of an HTML page's whitespace-normalised visible text (see visibleText.ts); null for CSS and unless asked for. */
+  /** Digest of an HTML page's whitespace-normalised visible text (see visibleText.ts); null for CSS and unless asked for (textDigest). */
   textDigest: string | null;
   links: PreparedLink[];
   /** The body deflated for the catalogue (the finishing pass rewrites from it); null unless asked for. */
