@@ -5,6 +5,7 @@ import { decodeContent } from './decompress.js';
 import { abortError, classifyError, FetchError } from './errors.js';
 import { exchange, type Exchange } from './exchange.js';
 import { foldHeaders, type HeaderPair } from './headers.js';
+import { keepParserBaseline } from './parserTier.js';
 import { backoffMs, RETRY_STATUSES, retryAfterMs, sleep } from './retry-policy.js';
 import { WireTap } from './wire-tap.js';
 
@@ -89,6 +90,7 @@ export class Fetcher {
       ['Accept-Encoding', ACCEPT_ENCODING],
       ...(opts.extraHeaders ?? []),
     ];
+    keepParserBaseline();
     this.#agent = this.#newAgent(opts.connectionsPerOrigin);
   }
 
