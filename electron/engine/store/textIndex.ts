@@ -227,9 +227,11 @@ export class TextIndex {
     }).immediate();
   }
 
-  /** The URL ids a capture has text for (to find what an interrupted crawl did not index). */
-  indexedUrlIds(capture: number): Set<number> {
-    return new Set(this.db.prepare('SELECT url_id FROM text_docs WHERE capture = ?').pluck().all(capture) as number[]);
+  /** The URL ids from `fromId` to `toId` a capture has text for (to find what an interrupted crawl did not index). */
+  indexedUrlIds(capture: number, fromId: number, toId: number): Set<number> {
+    return new Set(
+      this.db.prepare('SELECT url_id FROM text_docs WHERE capture = ? AND url_id BETWEEN ? AND ?').pluck().all(capture, fromId, toId) as number[],
+    );
   }
 
   /** URLs in the index (every capture), and distinct texts. */
