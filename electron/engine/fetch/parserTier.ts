@@ -8,7 +8,7 @@ let applied = false;
  * moment early in every crawl: a one-page crawl's peak RSS 129 -> 97 MB with the baseline code
  * only (medians of 5). The optimised parser saved about 1.5 µs per request: 256 against 279 ms of
  * a 5,000-page crawl's profile (about 15,000 requests) were in it. Process-wide, and set before the
- * first request compiles the parser: llhttp is the only WebAssembly Harvest runs.
+ * first request compiles the parser: llhttp is the only WebAssembly a crawl runs.
  */
 export function keepParserBaseline(): void {
   if (applied) return;
