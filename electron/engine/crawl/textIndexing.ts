@@ -83,20 +83,22 @@ async function textOf(archive: Archive, pool: DocumentPool, row: IndexableRow, k
 /**
  * Adds to `index` every archived document of capture 1 that it lacks. Returns how many were added.
  * The catalogue is compared with the index a page of rows at a time; documents are read a few at
- * a time, and the event loop gets a turn between batches. Progress counts the candidates checked.
+ * a time, and the event loop gets a turn between batches. Progress counts the candidates checked;
+ * their total is counted only for a caller that asks (a full scan: 0.1 s of the crawl's thread at
+ * 100,000 pages with the catalogue in the OS's cache, seconds without).
  */
 export async function indexMissing(
   archive: Archive,
   index: TextIndex,
   pool: DocumentPool,
-  onProgress: IndexProgress = () => {},
+  onProgress?: IndexProgress,
   signal?: AbortSignal,
   pageRows = PAGE_ROWS,
 ): Promise<number> {
-  const total = candidateCount(archive);
+  const total = onProgress ? candidateCount(archive) : 0;
   let done = 0;
   let added = 0;
-  onProgress(0, total);
+  onProgress?.(0, total);
   for (let page = candidatesAfter(archive, 0, pageRows); page.length > 0; page = candidatesAfter(archive, page.at(-1)!.id, pageRows)) {
     const indexed = index.indexedUrlIds(FIRST_CAPTURE, page[0]!.id, page.at(-1)!.id);
     let batch: IndexableRow[] = [];
@@ -105,9 +107,9 @@ export async function indexMissing(
       if (!indexed.has(row.id) && textKindOf(row.content_type, row.url) !== null) batch.push(row);
       if (batch.length < AT_ONCE && k < page.length - 1) continue;
       signal?.throwIfAborted();
-      added += await indexBatch(archive, index, pool, batch);
+      if (batch.length > 0) added += await indexBatch(archive, index, pool, batch);
       batch = [];
-      onProgress(done + k + 1, total);
+      onProgress?.(done + k + 1, total);
       await nextTurn();
     }
     done += page.length;
