@@ -3,39 +3,8 @@ import { Worker } from 'node:worker_threads';
 import type { TextFileKind } from '../parse/fileText.js';
 import type { PackedText } from '../store/packedText.js';
 import type { TextPlace } from '../store/textIndex.js';
-import type { Template } from '../../../shared/template.js';
+import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentMessages.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
-
-/** What a document worker is started with: where the mirror and its temporary files are. */
-export interface DocumentWorkerData {
-  mirrorRoot: string;
-  tmpDir: string;
-  /** A focused crawl's template: pages asked for are scored against it. */
-  template?: Template | null;
-  /** The search index the workers file the texts they keep in (a crawl's); absent, they keep none. */
-  textIndexFile?: string;
-}
-
-export type ToDocumentWorker =
-  | { op: 'prepare'; ticket: number; req: PrepareRequest }
-  | { op: 'save'; ticket: number; req: SaveRequest }
-  | { op: 'write'; ticket: number; localPath: string; data: Uint8Array }
-  | { op: 'fileText'; ticket: number; kind: TextFileKind; data: Uint8Array; contentType: string | null; index?: TextPlace }
-  | { op: 'flushText'; ticket: number; release: boolean }
-  | { op: 'compactTextIndex'; ticket: number; file: string }
-  | { op: 'discard'; ticket: number };
-
-/** A worker's answer to one request, by its ticket. */
-export type DocumentReply =
-  | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original'> & { original: Uint8Array | null } }
-  | { ticket: number; ok: true; failure: SaveFailure | null }
-  | { ticket: number; ok: true; text: PackedText | null }
-  | { ticket: number; ok: true; compacted: true }
-  | { ticket: number; ok: true; flushed: true }
-  | { ticket: number; ok: false; error: string };
-
-/** The first message says the worker has loaded; every other answers a request. */
-export type FromDocumentWorker = { ready: true } | DocumentReply;
 
 /** A document parsed in a worker, which keeps it until it is saved or discarded. */
 export interface PreparedTicket extends PreparedDocument {
@@ -60,77 +29,137 @@ function defaultDocumentWorkers(): number {
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 };
 
+/**
+ * The largest body the pool's own thread takes on (see DocumentPool). A page costs some 0.1 ms of
+ * CPU per KB to parse and save (the Python manual's two 2.1 MB pages: 410 ms), so this holds the
+ * crawl's loop for some 25 ms at most.
+ */
+const INLINE_MAX_BYTES = 256 * 1024;
+
 interface Pending {
   resolve: (m: DocumentReply) => void;
   reject: (e: Error) => void;
 }
 
+/** Where documents are worked on: a worker thread, or the pool's own thread (`worker` null). */
 interface Slot {
-  worker: Worker;
-  /** Settles once the worker has loaded its modules, or has failed to. */
+  worker: Worker | null;
+  send: (message: ToDocumentWorker, transfer: ArrayBuffer[]) => void;
+  /** Settles once the slot has loaded its modules, or has failed to. */
   ready: Promise<void>;
   pending: Map<number, Pending>;
   /** Documents prepared here and not yet saved or discarded. */
   held: number;
   gone: Error | null;
+  /** Fails `ready` (and marks the slot gone: see end). */
+  fail: (e: Error) => void;
+  /** Lets go of the slot: a worker is terminated; the pool's own thread commits the texts it holds. */
+  stop: () => Promise<void>;
 }
 
-/** Worker threads that parse, render and save documents, and write the other files, for one crawl. */
+/**
+ * Parses, renders and saves documents, and writes the other files, for one crawl. The first
+ * documents are worked on the pool's own thread, as long as they come one at a time and are small:
+ * a crawl of a page or a few, or a polite one whose pages come seconds apart, then starts no thread
+ * (a worker holds some 17 MB). A crawl's first overlapping or large document starts a worker, and
+ * from then on workers take every new document, up to one per core, the next one started while
+ * every worker has a request in hand.
+ */
 export class DocumentPool {
   private readonly slots: Slot[];
   private nextTicket = 1;
 
-  /** One worker at first, up to `size` as documents queue (see leastBusy): a small crawl starts one. */
   constructor(
     private readonly data: DocumentWorkerData,
     private readonly size = defaultDocumentWorkers(),
   ) {
-    this.slots = [this.start(data)];
+    this.slots = [this.ownThread(data)];
   }
 
-  private start(data: DocumentWorkerData): Slot {
-    let loaded: () => void = () => {};
-    let failed: (e: Error) => void = () => {};
-    const slot: Slot = {
-      worker: new Worker(new URL('./documentWorker.js', import.meta.url), { workerData: data, resourceLimits: WORKER_HEAP }),
-      ready: new Promise((resolve, reject) => ((loaded = resolve), (failed = reject))),
-      pending: new Map(),
-      held: 0,
-      gone: null,
-    };
-    // Nobody may be waiting on it yet: its failure still reaches every later call through `gone`.
-    slot.ready.catch(() => {});
-    const end = (e: Error) => {
-      slot.gone ??= e;
-      failed(slot.gone);
-      for (const p of slot.pending.values()) p.reject(slot.gone);
-      slot.pending.clear();
-    };
-    slot.worker.on('message', (m: FromDocumentWorker) => {
-      if ('ready' in m) {
-        loaded();
-        return;
-      }
-      const p = slot.pending.get(m.ticket);
-      slot.pending.delete(m.ticket);
-      p?.resolve(m);
-    });
-    slot.worker.on('error', end);
-    slot.worker.on('exit', (code) => end(new Error(`a document worker stopped (exit code ${code})`)));
+  /** Worker threads started so far. */
+  get threads(): number {
+    return this.slots.filter((s) => s.worker !== null).length;
+  }
+
+  private ownThread(data: DocumentWorkerData): Slot {
+    // Loaded once the pool is made: the crawl's first requests go out meanwhile.
+    const opening = import('./documentService.js').then(async (service) => ({ service, work: await service.openDocumentWork(data) }));
+    // Answered one after another, as a worker takes its messages.
+    let queue: Promise<unknown> = opening;
+    const slot = this.slot(
+      null,
+      opening.then(() => {}),
+      (message) => {
+        queue = queue.then(async () => {
+          const { service, work } = await opening;
+          const reply = service.answer(work, message);
+          if (reply instanceof Promise) void reply.then((r) => this.deliver(slot, r));
+          else if (reply !== null) this.deliver(slot, reply);
+        });
+      },
+      async () => {
+        const opened = await opening.catch(() => null);
+        // What a terminated worker would lose is committed instead: the crawl's thread goes on.
+        await opened?.work.flushText(true).catch(() => {});
+      },
+    );
     return slot;
   }
 
+  private startWorker(data: DocumentWorkerData): Slot {
+    const worker = new Worker(new URL('./documentWorker.js', import.meta.url), { workerData: data, resourceLimits: WORKER_HEAP });
+    let loaded: () => void = () => {};
+    const slot = this.slot(
+      worker,
+      new Promise((resolve) => (loaded = resolve)),
+      (message, transfer) => worker.postMessage(message, transfer),
+      () => worker.terminate().then(() => {}),
+    );
+    worker.on('message', (m: FromDocumentWorker) => {
+      if ('ready' in m) loaded();
+      else this.deliver(slot, m);
+    });
+    worker.on('error', (e) => this.end(slot, e));
+    worker.on('exit', (code) => this.end(slot, new Error(`a document worker stopped (exit code ${code})`)));
+    return slot;
+  }
+
+  private slot(worker: Worker | null, loading: Promise<void>, send: Slot['send'], stop: Slot['stop']): Slot {
+    let fail: (e: Error) => void = () => {};
+    const ready = new Promise<void>((resolve, reject) => {
+      fail = reject;
+      loading.then(resolve, (e: unknown) => this.end(slot, e instanceof Error ? e : new Error(String(e))));
+    });
+    const slot: Slot = { worker, send, stop, ready, fail: (e) => fail(e), pending: new Map(), held: 0, gone: null };
+    // Nobody may be waiting on it yet: its failure still reaches every later call through `gone`.
+    ready.catch(() => {});
+    return slot;
+  }
+
+  private end(slot: Slot, e: Error): void {
+    slot.gone ??= e;
+    slot.fail(slot.gone);
+    for (const p of slot.pending.values()) p.reject(slot.gone);
+    slot.pending.clear();
+  }
+
+  private deliver(slot: Slot, m: DocumentReply): void {
+    const p = slot.pending.get(m.ticket);
+    slot.pending.delete(m.ticket);
+    p?.resolve(m);
+  }
+
   /**
-   * Resolves once the workers started so far have loaded: starting one costs the process some CPU,
+   * Resolves once the slots started so far have loaded: starting one costs the process some CPU,
    * which is better spent before a crawl begins reporting progress than in its first second.
    */
   async ready(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.ready));
   }
 
-  /** Parses a document in the least busy worker, which keeps it for save() or discard(). */
+  /** Parses a document in the least busy slot, which keeps it for save() or discard(). */
   async prepare(req: PrepareRequest): Promise<PreparedTicket> {
-    const index = this.leastBusy();
+    const index = this.leastBusy(req.body.byteLength);
     const slot = this.slots[index]!;
     const ticket = this.nextTicket++;
     slot.held++;
@@ -159,10 +188,10 @@ export class DocumentPool {
     return this.failureOf(await this.ask(slot, { op: 'save', ticket: doc.ticket, req }));
   }
 
-  /** Writes a file of the mirror as it is, in the least busy worker. */
+  /** Writes a file of the mirror as it is, in the least busy slot. */
   async write(localPath: string, data: Uint8Array): Promise<SaveFailure | null> {
     const copy = new Uint8Array(data);
-    const slot = this.slots[this.leastBusy()]!;
+    const slot = this.slots[this.leastBusy(copy.byteLength)]!;
     return this.failureOf(await this.ask(slot, { op: 'write', ticket: this.nextTicket++, localPath, data: copy }, [copy.buffer]));
   }
 
@@ -172,22 +201,26 @@ export class DocumentPool {
    */
   async fileText(kind: TextFileKind, data: Uint8Array, contentType: string | null, index?: TextPlace): Promise<PackedText | null> {
     const copy = new Uint8Array(data);
-    const slot = this.slots[this.leastBusy()]!;
+    // Never on the pool's own thread: reading a PDF loads its parser and can take seconds.
+    const slot = this.slots[this.leastBusy(Infinity)]!;
     const m = await this.ask(slot, { op: 'fileText', ticket: this.nextTicket++, kind, data: copy, contentType, ...(index && { index }) }, [copy.buffer]);
     if (!m.ok) throw new Error(m.error);
     if (!('text' in m)) throw new Error('a document worker answered out of turn');
     return m.text;
   }
 
-  /** Commits the texts every worker has filed in the index; `release` closes their connections to it too. */
+  /** Commits the texts every slot has filed in the index; `release` closes their connections to it too. */
   async flushText(release = false): Promise<void> {
     const replies = await Promise.all(this.slots.map((s) => this.ask(s, { op: 'flushText', ticket: this.nextTicket++, release })));
     for (const m of replies) if (!m.ok) throw new Error(m.error);
   }
 
-  /** Compacts the crawl's finished search index (TextIndex.compact) in a worker, off the crawl's thread. */
+  /**
+   * Compacts the crawl's finished search index (TextIndex.compact) off the crawl's thread, in a
+   * worker; on the pool's own thread when the crawl needed none (its index is small).
+   */
   async compactTextIndex(file: string): Promise<void> {
-    const m = await this.ask(this.slots[this.leastBusy()]!, { op: 'compactTextIndex', ticket: this.nextTicket++, file });
+    const m = await this.ask(this.slots[this.leastBusy(0)]!, { op: 'compactTextIndex', ticket: this.nextTicket++, file });
     if (!m.ok) throw new Error(m.error);
   }
 
@@ -197,27 +230,37 @@ export class DocumentPool {
     return m.failure;
   }
 
-  /** Lets the worker forget a document that won't be saved. */
+  /** Lets the slot forget a document that won't be saved. */
   discard(doc: PreparedTicket): void {
     const slot = this.slots[doc.worker]!;
     slot.held--;
-    if (slot.gone === null) slot.worker.postMessage({ op: 'discard', ticket: doc.ticket } satisfies ToDocumentWorker);
+    if (slot.gone === null) slot.send({ op: 'discard', ticket: doc.ticket }, []);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => s.stop()));
   }
 
-  /** The worker with the least work, or a new one when every worker has a request in hand and there is room. */
-  private leastBusy(): number {
-    let best = 0;
-    for (let i = 1; i < this.slots.length; i++) {
+  /**
+   * Where the next request of `bytes` goes: the pool's own thread while no worker has started and
+   * it is free and the request small; otherwise the worker with the least work, or a new one when
+   * every worker has a request in hand and there is room.
+   */
+  private leastBusy(bytes: number): number {
+    const own = this.slots[0]!;
+    if (this.slots.length === 1) {
+      if (bytes <= INLINE_MAX_BYTES && own.pending.size + own.held === 0) return 0;
+      this.slots.push(this.startWorker(this.data));
+      return 1;
+    }
+    let best = 1;
+    for (let i = 2; i < this.slots.length; i++) {
       const a = this.slots[i]!;
       const b = this.slots[best]!;
       if (a.pending.size + a.held < b.pending.size + b.held) best = i;
     }
-    if (this.slots.length < this.size && this.slots.every((s) => s.pending.size > 0)) {
-      this.slots.push(this.start(this.data));
+    if (this.threads < this.size && this.slots.slice(1).every((s) => s.pending.size > 0)) {
+      this.slots.push(this.startWorker(this.data));
       return this.slots.length - 1;
     }
     return best;
@@ -227,7 +270,7 @@ export class DocumentPool {
     if (slot.gone !== null) return Promise.reject(slot.gone);
     return new Promise((resolve, reject) => {
       slot.pending.set(message.ticket, { resolve, reject });
-      slot.worker.postMessage(message, transfer);
+      slot.send(message, transfer);
     });
   }
 }
