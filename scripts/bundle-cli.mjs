@@ -73,5 +73,12 @@ await build({
   // CommonJS packages inside an ES module bundle call require(): give them Node's.
   banner: { js: "import { createRequire as harvestRequire } from 'node:module'; const require = harvestRequire(import.meta.url);" },
   plugins: [slimImports],
+  // V8 keeps each module's source in memory, and a comment with one character beyond Latin-1 (an
+  // em dash) makes it two bytes per character: without comments and indentation the sources a
+  // one-page crawl holds went from 3.5 to 2.4 MB and its peak RSS 83.1 -> 81.0 MiB (medians of 7).
+  // The maps beside the chunks turn a stack trace's positions back into lines (node --enable-source-maps).
+  minifyWhitespace: true,
+  sourcemap: true,
+  sourcesContent: false,
   logLevel: 'warning',
 });
