@@ -28,9 +28,15 @@ export function formatByteRate(bytesPerSec: number): string {
   return `${formatBytes(bytesPerSec)}/s`;
 }
 
-/** Whole numbers with thousands separators, the same in every locale so the CLI and the app agree. */
+/**
+ * Whole numbers with thousands separators, the same in every locale so the CLI and the app agree.
+ * Grouped by hand: the first toLocaleString of a process reads some 4.5 MB of ICU's locale data
+ * into memory, a twentieth of a one-page crawl.
+ */
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const digits = String(Math.abs(Math.round(n)));
+  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ',');
+  return Math.round(n) < 0 ? `-${grouped}` : grouped;
 }
 
 /** English plurals: `plural(1, 'page')` is `1 page`, `plural(2, 'page')` `2 pages`, `plural(0, 'query', 'queries')` `0 queries`. */

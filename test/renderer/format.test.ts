@@ -5,6 +5,7 @@ import {
   formatByteRate,
   formatBytes,
   formatClock,
+  formatCount,
   formatDate,
   formatDuration,
   formatEta,
@@ -38,6 +39,13 @@ describe('one vocabulary: sizes, plurals, durations, dates', () => {
     assert.equal(plural(1234, 'URL'), '1,234 URLs');
     assert.equal(plural(1, 'query', 'queries'), '1 query');
     assert.equal(plural(3, 'query', 'queries'), '3 queries');
+  });
+
+  it('groups the thousands of whole numbers with commas, whatever the locale', () => {
+    assert.deepEqual(
+      [0, 7, 999, 1000, 12_345, 999_999, 1_234_567, 1_000_000_000, 1234.6, -1234, -999].map(formatCount),
+      ['0', '7', '999', '1,000', '12,345', '999,999', '1,234,567', '1,000,000,000', '1,235', '-1,234', '-999'],
+    );
   });
 
   it('says durations as a clock and in words', () => {

@@ -64,12 +64,19 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 15px; margin: 20px 0 6p
 .muted { color: var(--muted); } a { color: var(--accent); } li { margin: 4px 0; word-break: break-all; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; } dt { color: var(--muted); } dd { margin: 0; }`;
 
-/** A file on disk can't follow the reader's locale: a long English date, in UTC, says itself. */
-function readableDate(iso: string | null): string {
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * A file on disk can't follow the reader's locale: a long English date, in UTC, says itself
+ * (`5 November 2026 at 06:07 UTC`). Written by hand: toLocaleString reads some 4.5 MB of ICU's
+ * locale data into the crawl's memory for this one line.
+ */
+export function readableDate(iso: string | null): string {
   if (iso === null) return 'not yet';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toLocaleString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })} UTC`;
+  const two = (x: number) => String(x).padStart(2, '0');
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
 /** Writes the front door from the archive's stored description: after a crawl and after every edit of it. */
