@@ -85,14 +85,16 @@ export class DocumentPool {
     // Loaded once the pool is made: the crawl's first requests go out meanwhile.
     const opening = import('./documentService.js').then(async (service) => ({ service, work: await service.openDocumentWork(data) }));
     // Answered one after another, as a worker takes its messages.
-    let queue: Promise<unknown> = opening;
+    let queue = Promise.resolve();
     const slot = this.slot(
       null,
       opening.then(() => {}),
       (message) => {
         queue = queue.then(async () => {
-          const { service, work } = await opening;
-          const reply = service.answer(work, message);
+          // Had it failed to open, every request to it has failed with that (end).
+          const opened = await opening.catch(() => null);
+          if (opened === null) return;
+          const reply = opened.service.answer(opened.work, message);
           if (reply instanceof Promise) void reply.then((r) => this.deliver(slot, r));
           else if (reply !== null) this.deliver(slot, reply);
         });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DocumentPool, type PreparedTicket } from '../../../electron/engine/crawl/documentPool.js';
 import { unpackOriginal } from '../../../electron/engine/crawl/documents.js';
+import type { Template } from '../../../shared/template.js';
 
 const PAGE = `<!doctype html><title>Home</title>
 <a href="/about/">About</a> <a href="http://Example.org:80/news/#latest">News</a> <img src="logo.png">`;
@@ -147,6 +148,18 @@ describe('DocumentPool: where documents go', () => {
       const text = await pool.fileText('text', Buffer.from('Minutes of the board, 1912.'), 'text/plain');
       assert.ok(text !== null);
       assert.equal(pool.threads, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails each request with the cause when its work cannot be set up, and goes on', async () => {
+    // A template without its parts: the page analyser can't be built.
+    const pool = new DocumentPool({ ...data(), template: {} as Template }, 2);
+    try {
+      await assert.rejects(pool.prepare(page), TypeError);
+      await assert.rejects(pool.prepare(page), TypeError);
+      await assert.rejects(pool.ready(), TypeError);
     } finally {
       await pool.close();
     }
