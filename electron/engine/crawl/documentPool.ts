@@ -36,6 +36,14 @@ const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 }
  */
 const INLINE_MAX_BYTES = 256 * 1024;
 
+/**
+ * How long the pool's own thread works on requests before a worker starts, however they come. Its
+ * work never yields to the event loop, so a crawl's responses can't overlap there: without a bound,
+ * the Python and PostgreSQL manuals' crawl worked its first second of pages on the crawl loop's
+ * thread (wall 9.73-10.10 -> 9.79-10.79 s). A page with its stylesheets and images takes some 5-15 ms.
+ */
+const OWN_THREAD_MS = 50;
+
 interface Pending {
   resolve: (m: DocumentReply) => void;
   reject: (e: Error) => void;
@@ -58,16 +66,18 @@ interface Slot {
 }
 
 /**
- * Parses, renders and saves documents, and writes the other files, for one crawl. The first
- * documents are worked on the pool's own thread, as long as they come one at a time and are small:
- * a crawl of a page or a few, or a polite one whose pages come seconds apart, then starts no thread
- * (a worker holds some 17 MB). A crawl's first overlapping or large document starts a worker, and
- * from then on workers take every new document, up to one per core, the next one started while
- * every worker has a request in hand.
+ * Parses, renders and saves documents, and writes the other files, for one crawl. The first are
+ * worked on the pool's own thread, for its first 50 ms of such work, as long as they come one at a
+ * time and are small: a crawl of a page and its requisites then starts no thread (a worker holds
+ * some 17 MB). The next, or an overlapping or large one, starts a worker, and from then on workers
+ * take every new request, up to one per core, the next one started while every worker has a
+ * request in hand.
  */
 export class DocumentPool {
   private readonly slots: Slot[];
   private nextTicket = 1;
+  /** Time the pool's own thread has spent on requests. */
+  private ownMs = 0;
 
   constructor(
     private readonly data: DocumentWorkerData,
@@ -94,7 +104,9 @@ export class DocumentPool {
           // Had it failed to open, every request to it has failed with that (end).
           const opened = await opening.catch(() => null);
           if (opened === null) return;
+          const started = performance.now();
           const reply = opened.service.answer(opened.work, message);
+          this.ownMs += performance.now() - started;
           if (reply instanceof Promise) void reply.then((r) => this.deliver(slot, r));
           else if (reply !== null) this.deliver(slot, reply);
         });
@@ -244,14 +256,14 @@ export class DocumentPool {
   }
 
   /**
-   * Where the next request of `bytes` goes: the pool's own thread while no worker has started and
-   * it is free and the request small; otherwise the worker with the least work, or a new one when
-   * every worker has a request in hand and there is room.
+   * Where the next request of `bytes` goes: the pool's own thread while no worker has started, it
+   * is free, the request small and its time not spent; otherwise the worker with the least work,
+   * or a new one when every worker has a request in hand and there is room.
    */
   private leastBusy(bytes: number): number {
     const own = this.slots[0]!;
     if (this.slots.length === 1) {
-      if (bytes <= INLINE_MAX_BYTES && own.pending.size + own.held === 0) return 0;
+      if (bytes <= INLINE_MAX_BYTES && own.pending.size + own.held === 0 && this.ownMs < OWN_THREAD_MS) return 0;
       this.slots.push(this.startWorker(this.data));
       return 1;
     }

@@ -113,6 +113,25 @@ describe('DocumentPool: where documents go', () => {
     }
   });
 
+  it('starts a worker once its own thread has spent 50 ms on requests, however they come', async () => {
+    const pool = new DocumentPool(data(), 2);
+    try {
+      // Some 200 KB of links: each takes this thread several milliseconds.
+      const heavy = { ...page, body: Buffer.from(`<!doctype html>${'<a href="/a/b/c/d">x</a>'.repeat(8_000)}`) };
+      const slots: number[] = [];
+      for (let i = 0; i < 40 && !slots.includes(1); i++) {
+        const doc = await pool.prepare(heavy);
+        pool.discard(doc);
+        slots.push(doc.worker);
+      }
+      assert.equal(slots[0], 0);
+      assert.equal(slots.at(-1), 1, `worked on ${slots.join(',')}`);
+      assert.equal(pool.threads, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('starts a worker for documents that overlap, gives it every later one, and starts no more workers than its size', async () => {
     const pool = new DocumentPool(data(), 2);
     try {
