@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DocumentPool, type PreparedTicket } from '../../../electron/engine/crawl/documentPool.js';
 import { unpackOriginal } from '../../../electron/engine/crawl/documents.js';
-import type { Template } from '../../../shared/template.js';
+import { parseTemplate, type Template } from '../../../shared/template.js';
 
 const PAGE = `<!doctype html><title>Home</title>
 <a href="/about/">About</a> <a href="http://Example.org:80/news/#latest">News</a> <img src="logo.png">`;
@@ -166,6 +166,19 @@ describe('DocumentPool: where documents go', () => {
     try {
       const text = await pool.fileText('text', Buffer.from('Minutes of the board, 1912.'), 'text/plain');
       assert.ok(text !== null);
+      assert.equal(pool.threads, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("keeps a focused crawl's document work off its own thread: cheerio loads in workers only", async () => {
+    const pool = new DocumentPool({ ...data(), template: parseTemplate({ topic: { keywords: ['flood'] } }) }, 2);
+    try {
+      assert.equal(pool.threads, 1, 'its first worker starts at once');
+      const doc = await pool.prepare(page);
+      pool.discard(doc);
+      assert.equal(doc.worker, 0);
       assert.equal(pool.threads, 1);
     } finally {
       await pool.close();
