@@ -6,9 +6,10 @@ import type { TextPlace } from '../store/textIndex.js';
 import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentMessages.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
 
-/** A document parsed in a worker, which keeps it until it is saved or discarded. */
+/** A document parsed in one of the pool's slots, which keeps it until it is saved or discarded. */
 export interface PreparedTicket extends PreparedDocument {
   readonly ticket: number;
+  /** The slot: 0 is the pool's own thread, unless the crawl is a focused one (see DocumentPool). */
   readonly worker: number;
 }
 
