@@ -127,7 +127,9 @@ async function startHostileSite(): Promise<HostileSite> {
       case '/':
         return html(res, HOME);
       case '/control.html':
-        return html(res, page('Control page', '<p>Crawled alone to measure the memory of an ordinary crawl.</p>'));
+        // Over 256 KB, so that the control crawl, like the hostile one, works on it in a document
+        // worker (a small page alone is worked on the crawl's own thread, some 17 MB less).
+        return html(res, page('Control page', `<p>Crawled alone to measure the memory of an ordinary crawl.</p>\n${'<p>Padding.</p>\n'.repeat(20_000)}`));
       case '/normal.html':
         return html(res, page('Normal page', '<p>An ordinary page among hostile ones.</p>'));
       case '/loop-a':
