@@ -24,7 +24,7 @@ const { FieldExtractor } = await import(path.join(root, 'dist/electron/engine/fo
 const { parseTemplate } = await import(path.join(root, 'dist/shared/template.js'));
 
 const PORT = 8765;
-const site = ensureSite(path.resolve(root, '../shared/bench'), path.resolve(o.sites), Number(o.pages), PORT, (m) => console.error(m));
+const site = ensureSite(path.join(root, 'bench', 'harness'), path.resolve(o.sites), Number(o.pages), PORT, (m) => console.error(m));
 const www = path.join(site.dir, 'www');
 const files = [];
 (function walk(d) {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BENCH = process.env.HARVEST_BENCH_DIR ?? path.resolve(ROOT, '..', 'shared', 'bench');
+const BENCH = process.env.HARVEST_BENCH_DIR ?? path.join(ROOT, 'bench', 'harness');
 const CLI = path.join(ROOT, 'dist', 'electron', 'bundle', 'harvest.js');
 const PING_EVERY_MS = 20;
 

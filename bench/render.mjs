@@ -97,7 +97,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   });
   const ctx = {
     root: ROOT,
-    benchDir: process.env.HARVEST_BENCH_DIR ?? path.resolve(ROOT, '..', 'shared', 'bench'),
+    benchDir: process.env.HARVEST_BENCH_DIR ?? path.join(ROOT, 'bench', 'harness'),
     sitesDir: path.resolve(o.sites),
     out: path.resolve(o.out),
     port: Number(o.port),

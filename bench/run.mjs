@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench: Harvest beside GNU wget and HTTrack on ../shared/bench's site, server and checks, in one run.
+// npm run bench: Harvest beside GNU wget and HTTrack on bench/harness's site, server and checks, in one run.
 // Scenarios (issue 5): 1 CPU efficiency, 2 latency ceiling, 3 scale and a million-URL frontier, 4 resume
 // after kill -9, 5 progress-event gaps (measured during 1). `node bench/run.mjs --help` lists the options.
 import { spawnSync } from 'node:child_process';
@@ -90,7 +90,7 @@ for (const p of peers) if (!PEERS[p]) fail(`unknown peer '${p}'`);
 const scale = numbers('scale', o.scale);
 const ctx = {
   root: ROOT,
-  benchDir: process.env.HARVEST_BENCH_DIR ?? path.resolve(ROOT, '..', 'shared', 'bench'),
+  benchDir: process.env.HARVEST_BENCH_DIR ?? path.join(ROOT, 'bench', 'harness'),
   sitesDir: path.resolve(o.sites),
   out: path.resolve(o.out ?? path.join('/tmp/harvest-bench', stamp)),
   port: positive('port', o.port),
@@ -111,20 +111,13 @@ const ctx = {
 };
 const earlier = o.compare ? JSON.parse(fs.readFileSync(o.compare, 'utf8')) : null;
 
-/** What a clean clone lacks: the build, GNU time and the peers, and raw-limit.mjs's undici. */
+/** What a clean clone lacks: the build, GNU time and the peers (raw-limit.mjs takes the project's own undici). */
 function prepare() {
   if (!fs.existsSync(path.join(ROOT, 'dist/electron/bundle/harvest.js'))) {
     ctx.log('building Harvest (npm run build)');
     if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
   }
   ensureTools(peers, ctx.log);
-  if (!fs.existsSync(path.join(ctx.benchDir, 'node_modules', 'undici'))) {
-    ctx.log(`installing raw-limit.mjs's packages (npm ci in ${ctx.benchDir})`);
-    if (spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ctx.benchDir, stdio: 'inherit' }).status !== 0) {
-      ctx.log('npm ci failed: scenario 1 runs without the raw limit');
-      ctx.rawLimit = false;
-    }
-  }
   fs.mkdirSync(ctx.out, { recursive: true });
   fs.mkdirSync(ctx.sitesDir, { recursive: true });
 }

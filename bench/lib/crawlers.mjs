@@ -5,10 +5,10 @@ import path from 'node:path';
 import { duBytes, linkcheck, runMeasured } from './measure.mjs';
 import { serverCounters } from './site.mjs';
 
-/** Trap URLs wget must be told to reject to finish at all (as ../shared/bench/run-peers.sh does). */
+/** Trap URLs wget must be told to reject to finish at all (as the peers' reference commands in bench/harness/README.md do). */
 const TRAP_REGEX = '/(events/calendar|a/b/|search\\?|deep/)';
 
-/** Peers by the name `--peers` takes, with the commands ../shared/bench/README.md prescribes. */
+/** Peers by the name `--peers` takes, with the commands bench/harness/README.md prescribes. */
 export const PEERS = {
   wget: (origin, out) => ['wget', '--mirror', '--convert-links', '--adjust-extension', '--page-requisites', '--no-parent', '-e', 'robots=on', '-nv', '-o', `${out}.log`, '-P', out, `${origin}/`],
   'wget-guarded': (origin, out) => [...PEERS.wget(origin, out).slice(0, -1), '--reject-regex', TRAP_REGEX, `${origin}/`],

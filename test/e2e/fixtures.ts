@@ -22,7 +22,7 @@ export interface Fixtures {
 }
 
 export interface WorkerFixtures {
-  /** The small sitegen site served by ../shared/bench/serve.mjs on 127.0.0.1. */
+  /** The small sitegen site served by bench/harness/serve.mjs on 127.0.0.1. */
   site: BenchSite;
   harvest: HarvestServe;
 }

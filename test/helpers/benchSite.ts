@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /** Project root, whether this runs from the sources or from dist/. */
 export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
-/** The shared benchmark harness beside the project (sitegen.mjs, serve.mjs, linkcheck.mjs). */
-export const BENCH_DIR = process.env.HARVEST_BENCH_DIR ?? path.resolve(PROJECT_ROOT, '..', 'shared', 'bench');
+/** The project's benchmark harness (sitegen.mjs, serve.mjs, linkcheck.mjs), carried in bench/harness. */
+export const BENCH_DIR = process.env.HARVEST_BENCH_DIR ?? path.join(PROJECT_ROOT, 'bench', 'harness');
 export const CLI = path.join(PROJECT_ROOT, 'dist', 'electron', 'bundle', 'harvest.js');
 
 function findRoot(start: string): string {
