@@ -1,4 +1,5 @@
 import type { CrawlStats } from './crawl.js';
+import type { QaSummary } from './qa.js';
 
 /**
  * The QA report of an archive, for a collection record: what was asked for, what came of it, what
@@ -24,4 +25,6 @@ export interface QaReport {
   thumbnails: { url: string; image: string }[];
   checksums: { payloadDigests: number; algorithm: string; warcFiles: { name: string; bytes: number; sha256: string }[] };
   search: { indexed: boolean; urls: number; texts: number };
+  /** The newest capture's page analysis (`harvest qa`), or null when it was not analysed. */
+  analysis: QaSummary | null;
 }

@@ -195,6 +195,8 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on demand: a crawl or a resume starts sooner without the exporters and the web host.
     case 'export':
       return (await import('./export.js')).runExport(rest);
+    case 'qa':
+      return (await import('./qa.js')).runQa(rest);
     case 'thumbnails':
       return (await import('./thumbnails.js')).runThumbnails(rest);
     case 'control':

@@ -101,7 +101,7 @@ describe('QA report', { timeout: 180_000 }, () => {
   it('writes Markdown with every section', async () => {
     const r = await runHarvest(['report', archive, '--format', 'md']);
     assert.equal(r.status, 0, r.stderr);
-    for (const h of ['Totals by state', 'Archived by MIME type', 'Skipped, by reason', 'Crawler-trap guards hit', 'HTTP errors', 'robots.txt', 'Largest files', 'Links left absolute', 'Checksums']) {
+    for (const h of ['Totals by state', 'Archived by MIME type', 'Skipped, by reason', 'Crawler-trap guards hit', 'HTTP errors', 'robots.txt', 'Largest files', 'Links left absolute', 'Page analysis', 'Checksums']) {
       assert.match(r.stdout, new RegExp(`^## ${h}`, 'm'), h);
     }
   });
@@ -117,7 +117,7 @@ describe('QA report', { timeout: 180_000 }, () => {
       page.on('request', (req) => requests.push(req.url()));
       await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
       assert.deepEqual(requests, [pathToFileURL(file).href]);
-      assert.equal(await page.locator('h2').count(), 12);
+      assert.equal(await page.locator('h2').count(), 13);
       assert.match(await page.locator('body').innerText(), /HTTP errors[\s\S]*404/);
       const shots = path.join(PROJECT_ROOT, 'test-results', 'screenshots');
       mkdirSync(shots, { recursive: true });

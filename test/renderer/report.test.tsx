@@ -56,6 +56,7 @@ const report = (name: string): QaReport => ({
   thumbnails: [{ url: 'http://a.test/', image: 'thumbnails/a.test/index.html.png' }],
   checksums: { payloadDigests: 1200, algorithm: 'sha256', warcFiles: [{ name: 'harvest-1.warc.gz', bytes: 4_500_000, sha256: 'ab'.repeat(32) }] },
   search: { indexed: true, urls: 1000, texts: 990 },
+  analysis: null,
 });
 
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));

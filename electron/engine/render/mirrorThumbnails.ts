@@ -1,16 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import mime from 'mime-types';
 import type { RenderSettings } from '../../../shared/job.js';
 import type { Archive } from '../store/archive.js';
 import { thumbnailPathFor, thumbnailsIn, writeArchiveFile } from '../store/thumbnails.js';
 import { BrowserPool } from './browserPool.js';
-import { RenderAbortedError, type BrokerAnswer, type PageRequest, type RequestBroker } from './types.js';
-
-/**
- * The origin a mirror is shown under while its thumbnails are made: a name that can never resolve
- * (RFC 6761 .invalid), so the offline copy's relative links stay inside it and nothing else loads.
- */
-const MIRROR_ORIGIN = 'http://mirror.harvest.invalid';
+import { MirrorBroker, mirrorUrlOf } from './mirrorBroker.js';
+import { RenderAbortedError } from './types.js';
 
 /** Pages of the catalogue read at once. */
 const BATCH = 256;
@@ -20,38 +13,6 @@ export interface MirrorThumbnailsResult {
   /** Pages that already had one. */
   kept: number;
   failed: { url: string; error: string }[];
-}
-
-/** Answers only from the mirror's files; anything else (the live web) is refused. */
-class MirrorBroker implements RequestBroker {
-  constructor(private readonly archive: Archive) {}
-
-  async answer(req: PageRequest): Promise<BrokerAnswer> {
-    const file = mirrorFileOf(req.url);
-    if (req.method !== 'GET' || file === null) return { refused: 'outside the offline copy' };
-    try {
-      return { response: await this.read(file) };
-    } catch {
-      return { refused: 'not in the offline copy' };
-    }
-  }
-
-  async read(localPath: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-    const body = await readFile(this.archive.mirror.absolutePath(localPath));
-    return { status: 200, headers: { 'content-type': mime.contentType(localPath.split('/').pop() ?? '') || 'application/octet-stream' }, body };
-  }
-}
-
-function mirrorFileOf(url: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  if (u.origin !== MIRROR_ORIGIN) return null;
-  const file = decodeURIComponent(u.pathname.slice(1));
-  return file === '' || file.endsWith('/') ? `${file}index.html` : file;
 }
 
 /**
@@ -84,7 +45,7 @@ export async function thumbnailMirror(
         const task = (async () => {
           try {
             const page = await pool.render({
-              url: `${MIRROR_ORIGIN}/${p.localPath.split('/').map(encodeURIComponent).join('/')}`,
+              url: mirrorUrlOf(p.localPath),
               response: await broker.read(p.localPath),
               broker,
               signal: opts.signal,

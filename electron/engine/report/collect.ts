@@ -4,6 +4,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { QaReport } from '../../../shared/report.js';
 import { HARVEST_VERSION } from '../../../shared/job.js';
+import { qaSummary } from '../qa/analyse.js';
 import type { Archive } from '../store/archive.js';
 import { readStats } from '../store/stats.js';
 import { TextIndex } from '../store/textIndex.js';
@@ -119,5 +120,6 @@ export async function collectReport(archive: Archive): Promise<QaReport> {
       warcFiles: await warcFiles(archive.warcDir),
     },
     search,
+    analysis: qaSummary(archive, c.currentCapture()),
   };
 }

@@ -1,4 +1,6 @@
+import { analysisTables } from './analysisTables.js';
 import type { QaReport } from './collect.js';
+import type { Table } from './table.js';
 
 /**
  * The QA report as Markdown and as one self-contained HTML file: styles inline, no script, no
@@ -16,14 +18,6 @@ function size(bytes: number): string {
     u++;
   }
   return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
-}
-
-interface Table {
-  title: string;
-  note?: string;
-  head: string[];
-  rows: string[][];
-  empty: string;
 }
 
 /** Every section of the report as plain-text tables; both renderers draw the same ones. */
@@ -113,6 +107,7 @@ function tables(r: QaReport): Table[] {
       rows: r.absoluteLinks.map((x) => [x.reason, n(x.count), x.examples.map((e) => `${e.from} → ${e.to}`).join('\n')]),
       empty: 'Every reference points into the offline copy.',
     },
+    ...analysisTables(r.analysis),
     {
       title: 'Home page thumbnails',
       head: ['Seed', 'Thumbnail'],

@@ -1,0 +1,100 @@
+import { userAgentFor, type RenderSettings } from '../../../shared/job.js';
+import { qaScore, type QaSummary } from '../../../shared/qa.js';
+import { BrowserPool } from '../render/browserPool.js';
+import { MirrorBroker } from '../render/mirrorBroker.js';
+import type { Archive } from '../store/archive.js';
+import { analysePage } from './analysePage.js';
+import { ArchivedFiles } from './archivedFiles.js';
+import { QaStore } from './qaStore.js';
+
+export interface AnalyseOptions {
+  /** The capture whose pages are analysed; default the current one. */
+  capture?: number;
+  /** Pages analysed at most in this run (a sample). */
+  limit?: number;
+  /** Analyse again pages that already have a result (it replaces theirs). */
+  fresh?: boolean;
+  signal: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface AnalyseOutcome {
+  capture: number;
+  /** Pages analysed in this run. */
+  analysed: number;
+  /** Pages skipped because an earlier run analysed them. */
+  kept: number;
+}
+
+/** Thrown for a capture the analysis cannot compare (it reads the offline copy, which holds the newest). */
+export class QaUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QaUsageError';
+  }
+}
+
+/**
+ * Analyses a finished archive's HTML pages: each page's live reference and its offline copy are
+ * rendered in one browser, `settings.pages` pages at a time, and the figures kept in the catalogue
+ * as each page is done, so an interrupted run resumes where it stopped.
+ */
+export async function analyseArchive(archive: Archive, settings: RenderSettings & { executablePath: string }, opts: AnalyseOptions): Promise<AnalyseOutcome> {
+  const current = archive.catalogue.currentCapture();
+  const capture = opts.capture ?? current;
+  if (capture !== current) {
+    throw new QaUsageError(`capture ${capture} cannot be analysed: the offline copy holds capture ${current}'s pages, and only the newest capture is compared`);
+  }
+  const store = new QaStore(archive.catalogue.sqlite);
+  store.prepare();
+  if (opts.fresh) store.clear(capture);
+  const done = store.analysed(capture);
+  const urls: string[] = [];
+  for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
+  const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
+  const pool = new BrowserPool({ ...settings, screenshots: false });
+  const ctx = { pool, mirror: new MirrorBroker(archive), files: new ArchivedFiles(archive), userAgent: userAgentFor(archive.job), signal: opts.signal };
+  let analysed = 0;
+  opts.onProgress?.(0, todo.length);
+  // The first failure (an abandoned render) stops new pages; those under way settle first.
+  let failure: unknown = null;
+  try {
+    const running = new Set<Promise<void>>();
+    for (const url of todo) {
+      if (opts.signal.aborted || failure !== null) break;
+      const task: Promise<void> = analysePage(ctx, url, capture)
+        .then((r) => {
+          store.put(r);
+          opts.onProgress?.(++analysed, todo.length);
+        })
+        .catch((e: unknown) => void (failure ??= e))
+        .finally(() => running.delete(task));
+      running.add(task);
+      if (running.size >= settings.pages) await Promise.race(running);
+    }
+    await Promise.all(running);
+    if (failure !== null) throw failure;
+  } finally {
+    await pool.close();
+  }
+  return { capture, analysed, kept: done.size };
+}
+
+/** The figures of a capture's analysis for the QA report; null if it was never analysed. */
+export function qaSummary(archive: Archive, capture: number, worst = 20): QaSummary | null {
+  const results = new QaStore(archive.catalogue.sqlite).results(capture);
+  if (results.length === 0) return null;
+  const histogram = new Array<number>(10).fill(0);
+  for (const r of results) {
+    const s = qaScore(r);
+    if (s !== null) histogram[Math.min(9, Math.floor(s * 10))]!++;
+  }
+  return {
+    capture,
+    analysed: results.length,
+    errors: results.filter((r) => r.error !== null).length,
+    histogram,
+    withMissing: results.filter((r) => r.missing.length > 0).length,
+    worst: results.slice(0, worst),
+  };
+}

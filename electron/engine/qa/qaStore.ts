@@ -1,0 +1,92 @@
+import type Database from 'better-sqlite3';
+import type { QaMissing, QaPageResult } from '../../../shared/qa.js';
+
+/**
+ * The analysis's results in the archive's catalogue, one row per page and capture: a second run
+ * skips pages already analysed (it resumes), and a fresh one replaces them.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS qa_pages (
+  capture INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  analysed_at TEXT NOT NULL,
+  text_match REAL,
+  screenshot_match REAL,
+  missing TEXT NOT NULL,
+  dead_links TEXT NOT NULL,
+  error TEXT,
+  PRIMARY KEY (capture, url)
+)`;
+
+interface Row {
+  capture: number;
+  url: string;
+  analysed_at: string;
+  text_match: number | null;
+  screenshot_match: number | null;
+  missing: string;
+  dead_links: string;
+  error: string | null;
+}
+
+function toResult(r: Row): QaPageResult {
+  return {
+    url: r.url,
+    capture: r.capture,
+    analysedAt: r.analysed_at,
+    reference: 'live',
+    copy: 'mirror',
+    textMatch: r.text_match,
+    screenshotMatch: r.screenshot_match,
+    missing: JSON.parse(r.missing) as QaMissing[],
+    deadLinks: JSON.parse(r.dead_links) as string[],
+    error: r.error,
+  };
+}
+
+/** Worst first: pages that could not be compared, then by the lower of their two matches. */
+const WORST_FIRST = `ORDER BY (CASE WHEN text_match IS NULL OR screenshot_match IS NULL THEN -1 ELSE MIN(text_match, screenshot_match) END), url`;
+
+export class QaStore {
+  constructor(private readonly db: Database.Database) {}
+
+  /** The table exists only in archives that were analysed: readers must not create it. */
+  private get exists(): boolean {
+    return this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'qa_pages'`).get() !== undefined;
+  }
+
+  prepare(): void {
+    this.db.exec(SCHEMA);
+  }
+
+  analysed(capture: number): Set<string> {
+    if (!this.exists) return new Set();
+    return new Set((this.db.prepare('SELECT url FROM qa_pages WHERE capture = ?').all(capture) as { url: string }[]).map((r) => r.url));
+  }
+
+  clear(capture: number): void {
+    if (this.exists) this.db.prepare('DELETE FROM qa_pages WHERE capture = ?').run(capture);
+  }
+
+  put(r: QaPageResult): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO qa_pages (capture, url, analysed_at, text_match, screenshot_match, missing, dead_links, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(r.capture, r.url, r.analysedAt, r.textMatch, r.screenshotMatch, JSON.stringify(r.missing), JSON.stringify(r.deadLinks), r.error);
+  }
+
+  /** A capture's results, worst first; `limit` null: all. */
+  results(capture: number, limit: number | null = null): QaPageResult[] {
+    if (!this.exists) return [];
+    const rows = this.db.prepare(`SELECT * FROM qa_pages WHERE capture = ? ${WORST_FIRST} LIMIT ?`).all(capture, limit ?? -1) as Row[];
+    return rows.map(toResult);
+  }
+
+  /** Captures with results, newest first. */
+  captures(): number[] {
+    if (!this.exists) return [];
+    return (this.db.prepare('SELECT DISTINCT capture FROM qa_pages ORDER BY capture DESC').all() as { capture: number }[]).map((r) => r.capture);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * A QA analysis: each archived HTML page as the site shows it (the reference) beside its archived
+ * copy, both rendered in the same browser, viewport and wait rules.
+ */
+
+/** A resource the reference loaded that the copy could not, by Playwright's resource type. */
+export interface QaMissing {
+  url: string;
+  type: string;
+}
+
+export interface QaPageResult {
+  url: string;
+  capture: number;
+  /** ISO 8601. */
+  analysedAt: string;
+  /** What the page was compared with: the live page rendered at analysis time. */
+  reference: 'live';
+  /** The copy compared: the offline mirror. */
+  copy: 'mirror';
+  /** 0..1: 1 - word edit distance / words of both texts; null when either side could not be rendered. */
+  textMatch: number | null;
+  /** 0..1: share of the first screenful's pixels that match; null when either side could not be rendered. */
+  screenshotMatch: number | null;
+  missing: QaMissing[];
+  /** Links of the copy that lead to no file of the offline copy. */
+  deadLinks: string[];
+  /** Why the page could not be compared (the live page is gone, a render failed). */
+  error: string | null;
+}
+
+/** The lower of a page's two matches: pages are ranked by it, worst first; null sorts first. */
+export function qaScore(r: Pick<QaPageResult, 'textMatch' | 'screenshotMatch'>): number | null {
+  if (r.textMatch === null || r.screenshotMatch === null) return null;
+  return Math.min(r.textMatch, r.screenshotMatch);
+}
+
+/** What an analysis of one capture found, for the QA report. */
+export interface QaSummary {
+  capture: number;
+  analysed: number;
+  /** Pages that could not be compared. */
+  errors: number;
+  /** Pages by score in ten bins: [0, 0.1), …, [0.9, 1.0]. */
+  histogram: number[];
+  /** Pages with at least one missing resource. */
+  withMissing: number;
+  /** The lowest-scoring pages, worst first. */
+  worst: QaPageResult[];
+}
