@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createReadStream, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { contentType } from 'mime-types';
@@ -65,6 +65,8 @@ export function resolveFileWithin(root: string, segments: string[]): string | nu
   let realRoot: string;
   let file: string;
   try {
+    // A root that is itself a link (a crafted archive's mirror/) could point anywhere.
+    if (lstatSync(root).isSymbolicLink()) return null;
     realRoot = realpathSync(root);
     file = realpathSync(path.join(realRoot, ...segments));
     if (statSync(file).isDirectory()) file = realpathSync(path.join(file, 'index.html'));

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseBagInfo } from './bagInfo.js';
@@ -75,11 +75,13 @@ export async function verifyBag(dir: string, opts: VerifyOptions = {}): Promise<
   // Sizes first, for progress: a walk of names only.
   const dataDir = path.join(root, 'data');
   const payloadFiles: { rel: string; abs: string; size: number }[] = [];
-  if (existsSync(dataDir) && statSync(dataDir).isDirectory()) {
+  // Links are never followed: a bag's files are its own, and a link could read any file of the machine.
+  if (isLink(dataDir)) invalid('data', 'the payload folder is a symbolic link (not followed)');
+  else if (existsSync(dataDir) && statSync(dataDir).isDirectory()) {
     for await (const f of walkFiles(dataDir)) payloadFiles.push({ ...f, rel: `${PAYLOAD_PREFIX}${f.rel}` });
   } else invalid('data', 'the payload folder is missing');
   const tagFiles = [...tags.keys()]
-    .filter((rel) => existsSync(path.join(root, rel)) && statSync(path.join(root, rel)).isFile())
+    .filter((rel) => !isLink(path.join(root, rel)) && existsSync(path.join(root, rel)) && statSync(path.join(root, rel)).isFile())
     .map((rel) => ({ rel, abs: path.join(root, rel), size: statSync(path.join(root, rel)).size }));
   const totalBytes = [...payloadFiles, ...tagFiles].reduce((n, f) => n + f.size, 0);
 
@@ -125,11 +127,11 @@ export async function verifyBag(dir: string, opts: VerifyOptions = {}): Promise<
     else await check(f, expected);
   }
   for (const rel of payload.keys()) {
-    if (!seen.has(rel)) problems.push({ kind: 'missing', path: rel, detail: 'listed in the payload manifest' });
+    if (!seen.has(rel)) problems.push({ kind: 'missing', path: rel, detail: linkOrListed(root, rel, 'payload') });
   }
   for (const [rel, expected] of tags) {
     const f = tagFiles.find((t) => t.rel === rel);
-    if (f === undefined) problems.push({ kind: 'missing', path: rel, detail: 'listed in the tag manifest' });
+    if (f === undefined) problems.push({ kind: 'missing', path: rel, detail: linkOrListed(root, rel, 'tag') });
     else await check(f, expected);
   }
 
@@ -164,4 +166,17 @@ function safeParseInfo(text: string, file: string, invalid: (p: string, d: strin
     invalid(file, (e as Error).message);
     return [];
   }
+}
+
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Why a listed file was not read: a link (never followed), or absent. */
+function linkOrListed(root: string, rel: string, manifest: 'payload' | 'tag'): string {
+  return isLink(path.join(root, ...rel.split('/'))) ? `a symbolic link (not followed), listed in the ${manifest} manifest` : `listed in the ${manifest} manifest`;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { HARVEST_VERSION, parseJob, type Job } from '../../../shared/job.js';
 import type { CrawlState } from '../../../shared/crawl.js';
 import { CATALOGUE_FILE, MIRROR_DIR, newArchiveFolderProblem, TMP_DIR, WARC_DIR, WRITE_PROBE_PREFIX } from './archiveFolder.js';
+import { linksInArchive, linksRefusal } from './archiveLinks.js';
 import { Catalogue } from './catalogue.js';
 import { Mirror } from './mirror.js';
 
@@ -59,6 +60,8 @@ export class Archive {
     const abs = path.resolve(dir);
     const file = path.join(abs, CATALOGUE_FILE);
     if (!existsSync(file)) throw new ArchiveUsageError(`${abs} is not a Harvest archive (no ${CATALOGUE_FILE})`);
+    const links = linksInArchive(abs);
+    if (links.length > 0) throw new ArchiveUsageError(linksRefusal(abs, links));
     if (!opts.readonly) ensureWritableDir(abs);
     const catalogue = Catalogue.open(file, opts);
     const raw = catalogue.getMeta('job');
