@@ -10,7 +10,7 @@ import { ABOUT_FILE } from '../../electron/engine/export/mirrorZip.js';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
 import type { UrlRecord } from '../../shared/crawl.js';
 import type { ClusterStatus } from '../../shared/cluster.js';
-import { startWorker } from '../helpers/clusterWorker.js';
+import { exitWithin, killRunning, pendingWork, startWorker } from '../helpers/clusterWorker.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { startMultiSite, type MultiSite } from '../helpers/multiSite.js';
 import { query, startPostgres, type ThrowawayPostgres } from '../helpers/throwawayPostgres.js';
@@ -179,32 +179,47 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     const { db, store } = await newHarvest();
     const since = Date.now();
     const workers = ['k1', 'k2', 'k3'].map((id, i) => startWorker(db, store, id, `127.0.0.${24 + i}`, ['--lease-seconds', '0.5']));
-    // The first worker seen to have committed a batch while holding another is killed (a worker
-    // that starts late may find every site taken, so which one is not fixed).
-    const ids = ['k1', 'k2', 'k3'];
     let victim = -1;
-    const deadline = Date.now() + 60_000;
-    while (victim < 0) {
-      assert.ok(Date.now() < deadline, 'no worker committed a batch while holding another within 60 s');
-      for (const [i, id] of ids.entries()) {
-        const done = await query<{ n: string }>(db, `SELECT count(*) AS n FROM leases WHERE worker = $1 AND done_at IS NOT NULL`, [id]);
-        const open = await query<{ taken: number }>(db, `SELECT taken FROM leases WHERE worker = $1 AND done_at IS NULL`, [id]);
-        if (Number(done[0]!.n) > 0 && open.length > 0) {
-          victim = i;
-          break;
+    let killed = '';
+    let held: string[] = [];
+    let inFlight = '0';
+    let killedAt = 0;
+    const killedAddress = () => `127.0.0.${24 + victim}`;
+    /** The first request for `s` after the kill from a live worker. */
+    const movedTo = (s: string) => site.served.find((r) => r.site === s && r.startMs > killedAt && r.from !== killedAddress());
+    try {
+      // The first worker seen to have committed a batch while holding another is killed (a worker
+      // that starts late may find every site taken, so which one is not fixed).
+      const deadline = Date.now() + 60_000;
+      while (victim < 0) {
+        assert.ok(Date.now() < deadline, 'no worker committed a batch while holding another within 60 s');
+        for (const [i, w] of workers.entries()) {
+          const done = await query<{ n: string }>(db, `SELECT count(*) AS n FROM leases WHERE worker = $1 AND done_at IS NOT NULL`, [w.id]);
+          const open = await query<{ taken: number }>(db, `SELECT taken FROM leases WHERE worker = $1 AND done_at IS NULL`, [w.id]);
+          if (Number(done[0]!.n) > 0 && open.length > 0) {
+            victim = i;
+            break;
+          }
         }
+        if (victim < 0) await new Promise((r) => setTimeout(r, 20));
       }
-      if (victim < 0) await new Promise((r) => setTimeout(r, 20));
+      workers[victim]!.child.kill('SIGKILL');
+      killedAt = Date.now();
+      killed = workers[victim]!.id;
+      held = (await query<{ site: string }>(db, `SELECT site FROM leases WHERE worker = $1 AND done_at IS NULL`, [killed])).map((r) => r.site);
+      inFlight = (await query<{ n: string }>(db, `SELECT coalesce(sum(taken), 0) AS n FROM leases WHERE worker = $1 AND done_at IS NULL`, [killed]))[0]!.n;
+      assert.equal(await exitWithin(workers[victim]!, 10_000), null);
+      // Its sites move once its heartbeat is 2 s old (about 2 s after the kill here): 20 s is ten times that.
+      while (held.some((s) => !movedTo(s)) && Date.now() < killedAt + 20_000) await sleep(50);
+      const stuck = held.filter((s) => !movedTo(s));
+      if (stuck.length > 0) {
+        const rows = await query<{ site: string; holder: string | null }>(db, 'SELECT site, holder FROM sites WHERE site = ANY($1) ORDER BY site', [stuck]);
+        assert.fail(`sites of ${killed} that no live worker served within 20 s of the kill: ${rows.map((r) => `${r.site} (held by ${r.holder ?? 'no one'})`).join(', ')}`);
+      }
+      for (const w of workers.filter((_, i) => i !== victim)) assert.equal(await exitWithin(w, 90_000, () => pendingWork(db)), 0, w.log());
+    } finally {
+      killRunning(workers);
     }
-    const killed = ids[victim]!;
-    const killedAddress = `127.0.0.${24 + victim}`;
-    workers[victim]!.child.kill('SIGKILL');
-    const killedAt = Date.now();
-    const held = (await query<{ site: string; taken: string }>(db, `SELECT l.site, l.taken FROM leases l WHERE l.worker = $1 AND l.done_at IS NULL`, [killed])).map((r) => r.site);
-    const inFlight = (await query<{ n: string }>(db, `SELECT coalesce(sum(taken), 0) AS n FROM leases WHERE worker = $1 AND done_at IS NULL`, [killed]))[0]!.n;
-    assert.equal(await workers[victim]!.exit, null);
-    for (const w of workers.filter((_, i) => i !== victim)) assert.equal(await w.exit, 0, w.log());
-
     assert.deepEqual(sorted(await clusterStates(db)), sorted(single), 'nothing lost');
     const reclaimed = await query<{ returned: number }>(db, `SELECT returned FROM leases WHERE worker = $1 AND outcome = 'reclaimed'`, [killed]);
     assert.equal(
@@ -214,12 +229,8 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     const twice = [...site.requestsPerUrl(since)].filter(([, n]) => n > 1);
     assert.ok(twice.length <= Number(inFlight), `${twice.length} URLs fetched again, ${inFlight} in flight at the kill`);
     assert.deepEqual(site.sharedSites(since), []);
-    // Each site it held was served by a live worker after the kill.
-    const moved = held.map((s) => {
-      const first = site.served.find((r) => r.site === s && r.startMs > killedAt && r.from !== killedAddress);
-      assert.ok(first, `${s} was served again`);
-      return first.startMs - killedAt;
-    });
+    // Each site it held was served by a live worker after the kill (see above): how soon.
+    const moved = held.map((s) => movedTo(s)!.startMs - killedAt);
     process.stderr.write(`# killed ${killed} with ${inFlight} URLs in flight; ${twice.length} fetched again; its sites moved after ${moved.join(', ')} ms\n`);
 
     // The file it left open is cut back at its last whole record when the bundle is made.
@@ -246,27 +257,35 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
+    /** `harvest control` on the harvest, which must answer within 60 s. */
+    const control = async (...args: string[]) => {
+      const r = await runHarvest(['control', '--db', db, ...args], { timeoutMs: 60_000 });
+      assert.equal(r.status, 0, `harvest control ${args.join(' ')}: ${r.timedOut ? 'no answer within 60 s' : r.stderr}`);
+      return r.stdout;
+    };
     let raisedAt = 0;
     let narrowedAt = 0;
+    const workers = names.map((id, i) => startWorker(db, store, id, addresses[i]!, ['--lease-seconds', '1']));
     try {
-      const workers = names.map((id, i) => startWorker(db, store, id, addresses[i]!, ['--lease-seconds', '1']));
       await waitFor('40 requests', () => servedSince(since) >= 40);
-      const raise = await runHarvest(['control', '--db', db, '--connections', '6']);
-      assert.equal(raise.status, 0, raise.stderr);
-      assert.match(raise.stdout, /6 connections per host/);
+      assert.match(await control('--connections', '6'), /6 connections per host/);
       raisedAt = Date.now();
       await waitFor('60 requests after the raise', () => servedSince(raisedAt) >= 60);
-      const narrow = await runHarvest(['control', '--db', db, '--workers', '1']);
-      assert.equal(narrow.status, 0, narrow.stderr);
+      await control('--workers', '1');
       narrowedAt = Date.now();
-      const status = JSON.parse((await runHarvest(['cluster', 'status', '--db', db, '--json'])).stdout) as ClusterStatus;
+      const answer = await runHarvest(['cluster', 'status', '--db', db, '--json'], { timeoutMs: 60_000 });
+      assert.equal(answer.status, 0, `harvest cluster status: ${answer.timedOut ? 'no answer within 60 s' : answer.stderr}`);
+      const status = JSON.parse(answer.stdout) as ClusterStatus;
       assert.equal(status.activeWorkers, 1);
       assert.deepEqual(
         status.workers.filter((w) => w.state === 'live').map((w) => [w.id, w.standby]),
         names.map((n, i) => [n, i > 0]),
       );
-      for (const w of workers) assert.equal(await w.exit, 0, w.log());
+      // One worker at 300 ms an answer ends the harvest in about 4 s: 60 s is fifteen times that.
+      for (const w of workers) assert.equal(await exitWithin(w, 60_000, () => pendingWork(db)), 0, w.log());
+      process.stderr.write(`# the harvest ended ${Date.now() - narrowedAt} ms after --workers 1\n`);
     } finally {
+      killRunning(workers);
       site.slowFor.clear();
     }
     const before = site.peakConcurrency(since, raisedAt);

@@ -207,8 +207,13 @@ export async function leaseBatch(
     // visible now stops this lease, so only batches leased before it overshoot.
     const limit = await reachedLimit(c, limits);
     if (limit === 'limit:bytes' || limit === 'limit:duration') return null;
+    // A claim holds only while its worker leases: one of the live workers that activeOf(liveWorkers)
+    // lets lease. A worker put on standby (harvest control --workers) before it took the site back
+    // would otherwise keep the site from everyone, and the harvest would never end.
     const s = await c.query<{ holder: string | null; claimed: boolean; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
-      `SELECT holder, claimed_by IS NOT NULL AND claimed_by <> $2 AND EXISTS (SELECT 1 FROM workers w WHERE w.id = claimed_by AND w.state = 'live') AS claimed,
+      `SELECT holder, claimed_by IS NOT NULL AND claimed_by <> $2 AND claimed_by IN (
+           SELECT w.id FROM workers w, harvest h WHERE w.state = 'live' AND w.heartbeat_at >= now() - make_interval(secs => h.lease_timeout_ms / 1000.0)
+           ORDER BY w.id LIMIT (SELECT active_workers FROM harvest)) AS claimed,
          robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE OF sites`,
       [site, worker],
     );

@@ -67,6 +67,23 @@ describe('focus policy', () => {
     assert.deepEqual(policy.link(relevant, a, 0), { score: 1.2, pruned: false });
   });
 
+  it('takes a page whose relevance is exactly the topic threshold as relevant, and a link whose own score is exactly the link threshold as followed', () => {
+    const { policy } = setup({ linkThreshold: 0.4 });
+    const a = analysis({ relevance: 0.3, linkScores: [0.2, 0.2], linkOwn: [0.4, 0.39], linkFlags: [0, 0] });
+    const atThreshold = policy.judge(row(1, 0.5), a);
+    assert.equal(atThreshold.topicState, 'relevant');
+    assert.deepEqual(policy.link(atThreshold, a, 1), { score: 0.2, pruned: false });
+    const below = policy.judge(row(2, 0.5), { ...a, relevance: 0.29, digest: 'below', simhash: simhashHex(0xfedcba9876543210n) });
+    assert.equal(below.topicState, 'off-topic');
+    assert.deepEqual(
+      [0, 1].map((i) => policy.link(below, a, i)),
+      [
+        { score: 0.2, pruned: false },
+        { score: 0.2, pruned: true },
+      ],
+    );
+  });
+
   it('marks a page within maxHamming of an earlier one, or with the same digest, a near-duplicate of it, and remembers pages across runs', () => {
     const { catalogue, policy } = setup({ nearDuplicate: { maxHamming: 3 } });
     const base = 0x0123456789abcdefn;
