@@ -23,9 +23,16 @@ export const ExtractedTableSchema = z.object({
 export type ExtractedRecord = z.infer<typeof ExtractedRecordSchema>;
 export type ExtractedTable = z.infer<typeof ExtractedTableSchema>;
 
-/** RFC 4180: quoted when it holds a comma, quote or line break. */
+/** What spreadsheets take a cell starting with as a formula (`=HYPERLINK(…)`, `@SUM(…)`, DDE via tab or CR). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: quoted when it holds a comma, quote or line break. Crawled text that a spreadsheet
+ * would run as a formula is kept as text with a leading apostrophe (OWASP's CSV injection advice).
+ */
 export function csvCell(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const text = FORMULA_START.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The header and one line per record, as `harvest extract --format csv` writes them. */

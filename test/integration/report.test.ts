@@ -23,12 +23,14 @@ const SITE: Record<string, { status?: number; type: string; body: string | Buffe
   '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' },
   '/': {
     type: 'text/html',
-    body: html('<a href="/a.html">a</a> <a href="/missing.html">gone</a> <a href="/private/x.html">private</a> <a href="/big.pdf">pdf</a> <a href="/b/b/b/b/x.html">deep</a>'),
+    body: html('<a href="/a.html">a</a> <a href="/missing.html">gone</a> <a href="/private/x.html">private</a> <a href="/big.pdf">pdf</a> <a href="/b/b/b/b/x.html">deep</a> <a href="/odd.bin">odd</a>'),
   },
   '/a.html': { type: 'text/html', body: html('<p>Page a links to <a href="/missing.html">a missing page</a> and <a href="/broken.html">a broken one</a>.</p>') },
   '/broken.html': { status: 500, type: 'text/html', body: 'oops' },
   '/big.pdf': { type: 'application/pdf', body: tinyPdf(['A report'], 'Report') },
   '/b/b/b/b/x.html': { type: 'text/html', body: html('<p>deep</p>') },
+  // Markup and a Markdown image in a header the report shows.
+  '/odd.bin': { type: 'application/x-odd<img src=x onerror=alert(1)>![t](http://tracker.test/p.png)', body: 'odd' },
 };
 
 describe('QA report', { timeout: 180_000 }, () => {
@@ -104,6 +106,10 @@ describe('QA report', { timeout: 180_000 }, () => {
     for (const h of ['Totals by state', 'Archived by MIME type', 'Skipped, by reason', 'Crawler-trap guards hit', 'HTTP errors', 'robots.txt', 'Largest files', 'Links left absolute', 'Page analysis', 'Checksums']) {
       assert.match(r.stdout, new RegExp(`^## ${h}`, 'm'), h);
     }
+    // What the site sent is shown as text: no HTML, no image a Markdown viewer would load.
+    assert.doesNotMatch(r.stdout, /<img/);
+    assert.doesNotMatch(r.stdout, /!\[t\]\(/);
+    assert.match(r.stdout, /application\/x-odd&lt;img src=x onerror=alert\(1\)&gt;/);
   });
 
   it('renders the HTML report in Chromium from one file, with no other request', async () => {

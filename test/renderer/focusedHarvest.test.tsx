@@ -138,7 +138,7 @@ describe('extracted records', () => {
       'url,capture,phone,phone_confidence,email,email_confidence\r\n' +
         'http://c.test/about,2026-11-25T10:00:02.000Z,,,"x, ""y""@c.test",0.5\r\n' +
         'http://b.test/contact,2026-11-25T10:00:00.000Z,010-6512 3456,0.95,,\r\n' +
-        'http://a.test/contact,2026-11-25T10:00:01.000Z,+44 1632 960001,0.8,a@a.test,0.95\r\n',
+        "http://a.test/contact,2026-11-25T10:00:01.000Z,'+44 1632 960001,0.8,a@a.test,0.95\r\n", // kept as text, not a formula
     );
   });
 });

@@ -112,30 +112,35 @@ export class PageBroker implements RequestBroker {
       redirectHops: 0,
     });
     this.result.discoveries.push(d);
-    return d.skipReason === null ? this.once(d, signal, 0) : { refused: d.skipReason };
+    return d.skipReason === null ? this.once(d, req.cors, signal, 0) : { refused: d.skipReason };
   }
 
-  /** One answer per URL and batch; a refusal is not kept (the page asking may have been abandoned). */
-  private once(d: ClusterDiscovery, signal: AbortSignal, hops: number): Promise<BrokerAnswer> {
-    let answer = this.answers.get(d.url);
+  /**
+   * One answer per URL and batch, apart for CORS requests (answered with headers); a refusal is not
+   * kept (the page asking may have been abandoned).
+   */
+  private once(d: ClusterDiscovery, cors: boolean, signal: AbortSignal, hops: number): Promise<BrokerAnswer> {
+    const key = cors ? `cors ${d.url}` : d.url;
+    let answer = this.answers.get(key);
     if (answer === undefined) {
-      answer = this.fetched(d, signal, hops);
-      this.answers.set(d.url, answer);
+      answer = this.fetched(d, cors, signal, hops);
+      this.answers.set(key, answer);
       const settled = answer;
       settled.then(
-        (a) => ('refused' in a ? this.answers.delete(d.url) : undefined),
-        () => this.answers.delete(d.url),
+        (a) => ('refused' in a ? this.answers.delete(key) : undefined),
+        () => this.answers.delete(key),
       );
     }
     return answer;
   }
 
-  private async fetched(d: ClusterDiscovery, signal: AbortSignal, hops: number): Promise<BrokerAnswer> {
+  private async fetched(d: ClusterDiscovery, cors: boolean, signal: AbortSignal, hops: number): Promise<BrokerAnswer> {
     const known = (await this.p.db.query<KnownUrl>('SELECT state, local_path, content_type, http_status FROM urls WHERE url = $1', [d.url])).rows[0];
     const archived = known?.state === 'archived';
     if (archived) {
       const recent = this.p.recent.get(d.url);
-      const stored = recent === undefined ? await this.fromMirror(d.url, known) : { response: recent };
+      // The mirror keeps no headers, which a CORS request is answered by: it is fetched again.
+      const stored = recent !== undefined ? { response: recent } : cors ? null : await this.fromMirror(d.url, known);
       if (stored !== null) return stored;
     }
     const robots = await this.p.robotsFor(d.site);
@@ -178,19 +183,18 @@ export class PageBroker implements RequestBroker {
       typeHint: d.typeHint,
       redirectHops: d.redirectHops + 1,
     });
-    return target.skipReason === null ? this.once(target, signal, hops + 1) : { refused: target.skipReason };
+    return target.skipReason === null ? this.once(target, cors, signal, hops + 1) : { refused: target.skipReason };
   }
 
-  /** A file (not a document) some worker archived already, read from the shared mirror. */
+  /**
+   * A file (not a document) some worker archived already, read from the shared mirror, for a
+   * request the browser makes without CORS: only its type is known, and no other header is needed.
+   */
   private async fromMirror(url: string, row: KnownUrl): Promise<BrokerAnswer | null> {
     if (row.local_path === null || documentKind(row.content_type, url) !== 'other') return null;
     try {
       const body = await readFile(resolveInside(path.join(this.p.store, MIRROR_DIR), row.local_path));
-      const headers: Record<string, string> = {
-        ...(row.content_type !== null && { 'content-type': row.content_type }),
-        // Its original headers are in the WARC only; a cross-origin font or data file must still load.
-        'access-control-allow-origin': '*',
-      };
+      const headers: Record<string, string> = row.content_type === null ? {} : { 'content-type': row.content_type };
       return { response: { status: row.http_status ?? 200, headers, body } };
     } catch {
       // Not (yet) in the mirror as the row says: fetched instead.

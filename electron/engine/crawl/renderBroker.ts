@@ -3,13 +3,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ADAPTIVE_DELAY_FLOOR_MS, type Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import type { Fetcher, FetchResponse } from '../fetch/fetcher.js';
+import { foldHeaders } from '../fetch/headers.js';
 import type { HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { REQUISITES } from '../render/requestKinds.js';
 import type { BrokerAnswer, PageRequest, PageResponse, RequestBroker } from '../render/types.js';
 import type { Archive } from '../store/archive.js';
 import type { QueuedRow, UrlRow } from '../store/catalogue.js';
+import type { UrlCapture } from '../store/catalogueTypes.js';
 import { canonicalize } from '../url/canonical.js';
+import { readResponseHeaders } from '../warc/readResponse.js';
+import type { RecordPlace } from '../warc/types.js';
 import type { WarcWriter } from '../warc/writer.js';
 import type { CrawlLimits } from './crawlLimits.js';
 import { documentKind, unpackOriginal } from './documents.js';
@@ -239,28 +243,53 @@ export class RenderBroker {
     return asked;
   }
 
-  /** An archived URL answered from the archive: the original of a document, the mirror file of anything else. */
+  /**
+   * An archived URL answered from the archive: the original of a document, the mirror file of
+   * anything else, with the headers its response had (CORS and CORP included), so a cross-origin
+   * read of it succeeds or fails as it did on the live web.
+   */
   private async stored(row: UrlRow): Promise<BrokerAnswer> {
     if (row.local_path === null) return { refused: 'not in the mirror' };
     const { archive } = this.p;
-    const headers: Record<string, string> = {
-      ...(row.content_type !== null && { 'content-type': row.content_type }),
-      // Its original headers are in the WARC only; a cross-origin font or data file must still load.
-      'access-control-allow-origin': '*',
-    };
     try {
       let body: Buffer;
-      if (documentKind(row.content_type, row.url) === 'other') body = await readFile(archive.mirror.absolutePath(row.local_path));
-      else {
+      let place: RecordPlace | null;
+      if (documentKind(row.content_type, row.url) === 'other') {
+        body = await readFile(archive.mirror.absolutePath(row.local_path));
+        place = newestRecord(archive.catalogue.capturesOf(row.url));
+      } else {
         const original = archive.catalogue.getOriginal(row.id);
         if (original === undefined) return { refused: 'original not kept' };
         body = 'packed' in original ? unpackOriginal(original.packed) : await readOriginal(archive, original.record, original.contentEncoding);
+        place = 'packed' in original ? null : original.record;
       }
-      return { response: { status: row.http_status ?? 200, headers, body } };
+      return { response: { status: row.http_status ?? 200, headers: await this.recordedHeaders(row, place), body } };
     } catch (e) {
       return { refused: `cannot read the archived copy: ${(e as Error).message}` };
     }
   }
+
+  /**
+   * The response's headers from its WARC record. Without a record (no WARC written) only its type:
+   * no CORS header, so a cross-origin read fails rather than being allowed on a guess.
+   */
+  private async recordedHeaders(row: UrlRow, place: RecordPlace | null): Promise<Record<string, string>> {
+    const headers = place === null ? {} : foldHeaders(await readResponseHeaders(this.p.archive.warcDir, place));
+    if (headers['content-type'] === undefined && row.content_type !== null) headers['content-type'] = row.content_type;
+    return headers;
+  }
+}
+
+/**
+ * The newest capture's response record. A revisit's is its original's, whose URL may differ: its
+ * payload is the same bytes, so its headers reveal nothing the original's did not.
+ */
+function newestRecord(captures: readonly UrlCapture[]): RecordPlace | null {
+  for (let i = captures.length - 1; i >= 0; i--) {
+    const record = captures[i]!.record;
+    if (record !== null) return record;
+  }
+  return null;
 }
 
 /** The row as the archiver takes it: the broker's fetch is the URL's first attempt. */

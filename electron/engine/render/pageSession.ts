@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import { corsAllows, corsOrigin } from './cors.js';
 import { CLICK_LOAD_MORE, SCROLL_STEP, serializeDom } from './inPage.js';
 import { NetworkWatch } from './networkWatch.js';
 import { RenderAbortedError, type PageResponse, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
@@ -140,9 +141,11 @@ export class PageSlot {
         }
         return;
       }
-      const answer = await cur.target.broker.answer({ url: req.url(), method: req.method(), resourceType: req.resourceType() }, cur.signal);
-      if ('response' in answer) await route.fulfill(fulfilment(answer.response));
-      else await route.abort('blockedbyclient');
+      const origin = corsOrigin(req.url(), req.headers());
+      const answer = await cur.target.broker.answer({ url: req.url(), method: req.method(), resourceType: req.resourceType(), cors: origin !== null }, cur.signal);
+      if (!('response' in answer)) await route.abort('blockedbyclient');
+      else if (corsAllows(origin, answer.response)) await route.fulfill(fulfilment(answer.response));
+      else await route.abort('accessdenied');
     } catch {
       // The render ended under the request, or the broker gave up on it.
       await route.abort('failed').catch(() => {});

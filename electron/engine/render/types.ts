@@ -4,6 +4,8 @@ export interface PageRequest {
   method: string;
   /** Playwright's resource type: document, stylesheet, image, media, font, script, fetch, xhr, ... */
   resourceType: string;
+  /** A cross-origin request the browser will check against CORS headers (it sent an Origin header). */
+  cors: boolean;
 }
 
 /** A response to give the page: the body already decoded (no Content-Encoding). */

@@ -124,13 +124,19 @@ function tables(r: QaReport): Table[] {
   ];
 }
 
-const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, '<br>');
+/**
+ * Text (crawled headers and URLs included) as Markdown shows it and nothing more: HTML escaped as
+ * entities, and the punctuation that would make links, images, emphasis or code backslash-escaped.
+ */
+const MD_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const mdText = (s: string) => s.replace(/[\\`*_[\]!|#~]/g, (c) => `\\${c}`).replace(/[&<>]/g, (c) => MD_ENTITIES[c]!);
+const mdCell = (s: string) => mdText(s).replace(/\r?\n/g, '<br>');
 
 export function reportMarkdown(r: QaReport): string {
-  const out = [`# QA report: ${r.stats.name}`, '', `Generated ${r.generatedAt} by ${r.generator} from ${r.archiveDir}.`, ''];
+  const out = [`# QA report: ${mdText(r.stats.name)}`, '', `Generated ${mdText(r.generatedAt)} by ${mdText(r.generator)} from ${mdText(r.archiveDir)}.`, ''];
   for (const t of tables(r)) {
     out.push(`## ${t.title}`, '');
-    if (t.note) out.push(t.note, '');
+    if (t.note) out.push(mdText(t.note), '');
     if (t.rows.length === 0) {
       out.push(t.empty, '');
       continue;

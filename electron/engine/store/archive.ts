@@ -1,8 +1,8 @@
-import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HARVEST_VERSION, parseJob, type Job } from '../../../shared/job.js';
 import type { CrawlState } from '../../../shared/crawl.js';
-import { CATALOGUE_FILE, MIRROR_DIR, newArchiveFolderProblem, TMP_DIR, WARC_DIR, WRITE_PROBE_PREFIX } from './archiveFolder.js';
+import { ARCHIVE_MARKER, CATALOGUE_FILE, MIRROR_DIR, newArchiveFolderProblem, TMP_DIR, WARC_DIR, WRITE_PROBE_PREFIX } from './archiveFolder.js';
 import { linksInArchive, linksRefusal } from './archiveLinks.js';
 import { Catalogue } from './catalogue.js';
 import { Mirror } from './mirror.js';
@@ -36,6 +36,7 @@ export class Archive {
     const problem = newArchiveFolderProblem(abs);
     if (problem) throw new ArchiveUsageError(problem);
     ensureWritableDir(abs);
+    markAsArchive(abs);
     const file = path.join(abs, CATALOGUE_FILE);
     const catalogue = Catalogue.open(file);
     // A catalogue without a job is one whose creation was interrupted: it holds nothing to keep.
@@ -100,6 +101,20 @@ function mirrorOf(abs: string, opts: { writable: boolean }): Mirror {
   const mirror = new Mirror(path.join(abs, MIRROR_DIR), path.join(abs, TMP_DIR));
   if (opts.writable) mirror.discardPartialWrites();
   return mirror;
+}
+
+/** The marker goes in before anything else; one already there (an interrupted creation) is kept. */
+function markAsArchive(abs: string): void {
+  try {
+    const fd = openSync(path.join(abs, ARCHIVE_MARKER), 'wx');
+    try {
+      writeFileSync(fd, 'This folder is a Harvest archive: Harvest writes here and may delete what it made.\n');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ArchiveUsageError(`cannot write in ${abs}: ${(e as Error).message}`);
+  }
 }
 
 function ensureWritableDir(abs: string): void {

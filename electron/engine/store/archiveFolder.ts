@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,12 @@ export const TMP_DIR = '.partial';
 export const THUMBNAILS_DIR = 'thumbnails';
 /** A live politeness change waiting for the running crawl (see crawl/liveControl.ts). */
 export const CONTROL_FILE = 'control.json';
+/**
+ * Written before anything else in a new archive folder: what marks the folder as Harvest's, so a
+ * folder that merely holds entries with Harvest's names (someone's own `mirror/`) is never taken
+ * for an archive, written into or emptied.
+ */
+export const ARCHIVE_MARKER = '.harvest-archive';
 const sqliteFiles = (db: string): string[] => [db, `${db}-wal`, `${db}-shm`, `${db}-journal`];
 const HARVEST_NAMES: ReadonlySet<string> = new Set([
   ...sqliteFiles(CATALOGUE_FILE),
@@ -26,6 +33,7 @@ const HARVEST_NAMES: ReadonlySet<string> = new Set([
   TMP_DIR,
   THUMBNAILS_DIR,
   CONTROL_FILE,
+  ARCHIVE_MARKER,
 ]);
 export const WRITE_PROBE_PREFIX = '.harvest-write-test-';
 
@@ -77,17 +85,51 @@ export function protectedFolderReason(dir: string, ctx: FolderContext = here()):
 }
 
 /**
+ * Whether Harvest made the folder: it holds the marker, or (an archive made before the marker) a
+ * catalogue of Harvest's: a regular file that is empty (its creation was interrupted) or a SQLite
+ * database with the catalogue's tables. Links are not followed.
+ */
+export function madeByHarvest(abs: string): boolean {
+  const regular = (name: string) => {
+    try {
+      return lstatSync(path.join(abs, name)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (regular(ARCHIVE_MARKER)) return true;
+  const catalogue = path.join(abs, CATALOGUE_FILE);
+  if (!regular(CATALOGUE_FILE)) return false;
+  if (lstatSync(catalogue).size === 0) return true;
+  try {
+    const db = new Database(catalogue, { readonly: true, fileMustExist: true });
+    try {
+      const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'urls')`).get() as { n: number };
+      return tables.n === 2;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Why `abs` can't take a new archive, or null: it must not be protected, and if it exists and holds
- * anything, it must be a Harvest archive folder (the catalogue says whether it already holds one).
+ * anything, it must be an archive folder Harvest made (see madeByHarvest; the catalogue says
+ * whether it already holds an archive) holding nothing but Harvest's entries.
  */
 export function newArchiveFolderProblem(abs: string, ctx: FolderContext = here()): string | null {
   const reason = protectedFolderReason(abs, ctx);
   if (reason) return `${reason}; choose a new or empty folder for the archive`;
   if (!existsSync(abs) || !lstatSync(abs).isDirectory()) return null;
-  const foreign = readdirSync(abs).filter((n) => !isHarvestEntry(n));
-  if (foreign.length === 0) return null;
-  const shown = foreign.slice(0, 3).map((n) => `'${n}'`).join(', ');
-  return `${abs} is not empty and is not a Harvest archive (it holds ${shown}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ''}); choose a new or empty folder for the archive`;
+  const entries = readdirSync(abs).filter((n) => !n.startsWith(WRITE_PROBE_PREFIX));
+  if (entries.length === 0) return null;
+  const foreign = entries.filter((n) => !isHarvestEntry(n));
+  if (foreign.length === 0 && madeByHarvest(abs)) return null;
+  const shown = foreign.length > 0 ? foreign : entries;
+  const listed = shown.slice(0, 3).map((n) => `'${n}'`).join(', ');
+  return `${abs} is not empty and is not a Harvest archive (it holds ${listed}${shown.length > 3 ? ` and ${shown.length - 3} more` : ''}); choose a new or empty folder for the archive`;
 }
 
 export interface RemovalReport {
@@ -100,16 +142,20 @@ export interface RemovalReport {
 
 /**
  * Deletes what Harvest made in an archive folder and nothing else, then the folder if that left it
- * empty. Symbolic links are removed as links, never followed.
+ * empty; nothing in a folder Harvest did not make (see madeByHarvest). Symbolic links are removed
+ * as links, never followed.
  */
 export function removeArchiveContents(abs: string, ctx: FolderContext = here()): RemovalReport {
   if (!existsSync(abs)) return { removed: [], leftBehind: [], folderRemoved: false, refused: null };
   const reason = protectedFolderReason(abs, ctx);
   const names = readdirSync(abs).sort();
   if (reason) return { removed: [], leftBehind: names, folderRemoved: false, refused: reason };
+  if (names.length > 0 && !madeByHarvest(abs)) return { removed: [], leftBehind: names, folderRemoved: false, refused: `${abs} was not made by Harvest` };
   const removed: string[] = [];
   const leftBehind: string[] = [];
-  for (const name of names) {
+  // The marks of Harvest's folder go last: an interrupted removal leaves a folder still known as its.
+  const last = (n: string) => (n === ARCHIVE_MARKER || n.startsWith(CATALOGUE_FILE) ? 1 : 0);
+  for (const name of [...names].sort((a, b) => last(a) - last(b))) {
     if (!isHarvestEntry(name)) {
       leftBehind.push(name);
       continue;
@@ -117,6 +163,7 @@ export function removeArchiveContents(abs: string, ctx: FolderContext = here()):
     rmSync(path.join(abs, name), { recursive: true, force: true });
     removed.push(name);
   }
+  removed.sort();
   let folderRemoved = false;
   if (leftBehind.length === 0) {
     rmdirSync(abs);

@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { constants, gunzipSync } from 'node:zlib';
 import { warcDigest } from './digest.js';
+import { parseRequestHead, type HeaderPair } from '../fetch/headers.js';
 import { WarcError } from './errors.js';
 import { parseWarcHead } from './fields.js';
 import { OPEN_SUFFIX } from './fileNames.js';
@@ -16,24 +17,70 @@ const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
  * WARC-Payload-Digest, so a damaged file is reported, never silently used.
  */
 export async function readResponsePayload(dir: string, place: RecordPlace): Promise<Buffer> {
-  const member = await readMember(dir, place);
-  let record: Buffer;
+  const { warc, block, httpEnd } = splitResponse(gunzip(await readMember(dir, place), place, false), place);
+  const payload = block.subarray(httpEnd + BLANK_LINE.length);
+  if (warcDigest([payload]) !== warc.get('warc-payload-digest')) throw damaged(place, 'payload does not match its digest');
+  return payload;
+}
+
+/** A response record's head is read from the first this many bytes of its member, when it fits. */
+const HEAD_READ_BYTES = 64 * 1024;
+
+/**
+ * The HTTP response headers of one response record, as the server sent them: read from the start
+ * of the gzip member only (inflated as far as it goes), the whole member when the head is longer.
+ */
+export async function readResponseHeaders(dir: string, place: RecordPlace): Promise<HeaderPair[]> {
+  if (place.length > HEAD_READ_BYTES) {
+    const start = gunzip(await readMember(dir, { ...place, length: HEAD_READ_BYTES }), place, true);
+    const split = trySplit(start);
+    if (split !== null && split.httpEnd >= 0) return httpHeaders(split.block.subarray(0, split.httpEnd));
+  }
+  const { block, httpEnd } = splitResponse(gunzip(await readMember(dir, place), place, false), place);
+  return httpHeaders(block.subarray(0, httpEnd));
+}
+
+/** `partial`: the member was cut short on purpose, so inflate what there is. */
+function gunzip(member: Buffer, place: RecordPlace, partial: boolean): Buffer {
   try {
-    record = gunzipSync(member);
+    return gunzipSync(member, partial ? { finishFlush: constants.Z_SYNC_FLUSH } : {});
   } catch (e) {
     throw damaged(place, `not a gzip member (${(e as Error).message})`);
   }
+}
+
+interface SplitRecord {
+  warc: Map<string, string>;
+  /** The record's block (HTTP head and payload), as far as `record` holds it. */
+  block: Buffer;
+  /** Where the HTTP head's closing blank line starts in `block`; -1 when not within it. */
+  httpEnd: number;
+}
+
+function trySplit(record: Buffer): SplitRecord | null {
   const headEnd = record.indexOf(BLANK_LINE);
-  const head = headEnd < 0 ? null : parseWarcHead(record.subarray(0, headEnd + BLANK_LINE.length).toString('utf8'));
-  if (head === null) throw damaged(place, 'no WARC record head');
-  if (head.get('warc-type') !== 'response') throw damaged(place, `a ${head.get('warc-type') ?? 'untyped'} record, not a response`);
+  const warc = headEnd < 0 ? null : parseWarcHead(record.subarray(0, headEnd + BLANK_LINE.length).toString('utf8'));
+  if (warc === null || warc.get('warc-type') !== 'response') return null;
   const blockStart = headEnd + BLANK_LINE.length;
-  const block = record.subarray(blockStart, blockStart + Number(head.get('content-length')));
-  const httpEnd = block.indexOf(BLANK_LINE);
-  if (httpEnd < 0) throw damaged(place, 'no HTTP response head');
-  const payload = block.subarray(httpEnd + BLANK_LINE.length);
-  if (warcDigest([payload]) !== head.get('warc-payload-digest')) throw damaged(place, 'payload does not match its digest');
-  return payload;
+  const block = record.subarray(blockStart, blockStart + Number(warc.get('content-length')));
+  return { warc, block, httpEnd: block.indexOf(BLANK_LINE) };
+}
+
+function splitResponse(record: Buffer, place: RecordPlace): SplitRecord {
+  const split = trySplit(record);
+  if (split === null) {
+    const headEnd = record.indexOf(BLANK_LINE);
+    const warc = headEnd < 0 ? null : parseWarcHead(record.subarray(0, headEnd + BLANK_LINE.length).toString('utf8'));
+    if (warc === null) throw damaged(place, 'no WARC record head');
+    throw damaged(place, `a ${warc.get('warc-type') ?? 'untyped'} record, not a response`);
+  }
+  if (split.httpEnd < 0) throw damaged(place, 'no HTTP response head');
+  return split;
+}
+
+/** The header lines of an HTTP response head (its status line skipped), latin1 as recorded. */
+function httpHeaders(head: Buffer): HeaderPair[] {
+  return parseRequestHead(head.toString('latin1'));
 }
 
 /** Out of file handles or memory: the process's trouble, not the file's, so not reported as damage. */

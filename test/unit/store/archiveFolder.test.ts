@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { newArchiveFolderProblem, protectedFolderReason, removeArchiveContents } from '../../../electron/engine/store/archiveFolder.js';
 
 const linux = { home: '/home/ann', platform: 'linux' as const };
@@ -36,6 +37,32 @@ describe('archive folders', () => {
     mkdirSync(path.join(work, 'thesis'));
     for (const n of ['a.docx', 'b.docx', 'c.docx', 'd.docx']) writeFileSync(path.join(work, 'thesis', n), '');
     assert.match(newArchiveFolderProblem(path.join(work, 'thesis'), ctx)!, /not empty and is not a Harvest archive \(it holds 'a\.docx', 'b\.docx', 'c\.docx' and 1 more\)/);
+  });
+
+  it("never takes a folder of someone's files that merely carry Harvest's names, nor deletes them", () => {
+    const ctx = { home: path.join(work, 'home'), platform: process.platform };
+    const site = path.join(work, 'own-site');
+    mkdirSync(path.join(site, 'mirror'), { recursive: true });
+    mkdirSync(path.join(site, 'warc'));
+    writeFileSync(path.join(site, 'mirror', 'index.html'), 'mine');
+    writeFileSync(path.join(site, 'control.json'), '{}');
+    assert.match(newArchiveFolderProblem(site, ctx)!, /not empty and is not a Harvest archive \(it holds 'control\.json', 'mirror', 'warc'\)/);
+    const r = removeArchiveContents(site, ctx);
+    assert.deepEqual(r.removed, []);
+    assert.match(r.refused!, /not made by Harvest/);
+    assert.equal(readFileSync(path.join(site, 'mirror', 'index.html'), 'utf8'), 'mine');
+    // Someone's own SQLite file named like the catalogue does not make the folder Harvest's.
+    const db = new Database(path.join(site, 'catalogue.sqlite'));
+    db.exec('CREATE TABLE books (title TEXT)');
+    db.close();
+    assert.ok(newArchiveFolderProblem(site, ctx));
+    assert.deepEqual(removeArchiveContents(site, ctx).removed, []);
+    // With the marker Harvest writes first, it is an archive folder (an interrupted creation).
+    const made = path.join(work, 'made');
+    mkdirSync(path.join(made, 'mirror'), { recursive: true });
+    writeFileSync(path.join(made, '.harvest-archive'), '');
+    assert.equal(newArchiveFolderProblem(made, ctx), null);
+    assert.deepEqual(removeArchiveContents(made, ctx), { removed: ['.harvest-archive', 'mirror'], leftBehind: [], folderRemoved: true, refused: null });
   });
 
   it('removes only what Harvest made, never follows a link out of the folder, and refuses protected folders', () => {

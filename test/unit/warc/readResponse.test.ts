@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { WarcError } from '../../../electron/engine/warc/errors.js';
-import { readResponsePayload } from '../../../electron/engine/warc/readResponse.js';
+import { readResponseHeaders, readResponsePayload } from '../../../electron/engine/warc/readResponse.js';
 import { WarcWriter } from '../../../electron/engine/warc/writer.js';
 import { exchange, tempDir, warcFiles } from './fixtures.js';
 
@@ -80,5 +81,21 @@ describe('readResponsePayload: a response payload read back from where the write
     const at = await writer.writeExchange(exchange('http://lib.test/', { payload: Buffer.from(PAGE) }));
     const meta = await writer.writeMetadata({ url: 'http://lib.test/', date: new Date(), concurrentTo: at.recordId, outlinks: [] });
     await assert.rejects(readResponsePayload(dir, meta), /not a response/);
+  });
+
+  it("reads a response's HTTP headers as sent, from the start of a large record as from a small one", async () => {
+    const headers: [string, string][] = [
+      ['Content-Type', 'application/json'],
+      ['Access-Control-Allow-Origin', 'https://lib.test'],
+      ['Vary', 'Origin'],
+    ];
+    const small = await writer.writeExchange(exchange('http://lib.test/a.json', { responseHeaders: headers, payload: Buffer.from('{}') }));
+    // Random bytes do not compress: the member is far longer than the part read for the head.
+    const large = await writer.writeExchange(exchange('http://lib.test/b.bin', { responseHeaders: headers, payload: randomBytes(300_000) }));
+    assert.ok(large.length > 200_000);
+    assert.deepEqual(await readResponseHeaders(dir, small), headers);
+    assert.deepEqual(await readResponseHeaders(dir, large), headers);
+    const meta = await writer.writeMetadata({ url: 'http://lib.test/', date: new Date(), concurrentTo: small.recordId, outlinks: [] });
+    await assert.rejects(readResponseHeaders(dir, meta), /not a response/);
   });
 });
