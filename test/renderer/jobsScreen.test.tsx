@@ -31,7 +31,7 @@ describe('run controls', () => {
     ['paused', ['job-resume', 'job-cancel']],
     ['interrupted', ['job-resume', 'job-cancel']],
     ['finished', ['job-run-again']],
-    ['failed', []],
+    ['failed', ['job-resume']],
   ];
   for (const [status, enabled] of cases) {
     it(`offers ${enabled.join(', ') || 'nothing'} when ${status}`, () => {
