@@ -147,6 +147,13 @@ describe('progress', () => {
     assert.equal(screen.getByTestId('progress-percent').textContent, 'Finished: each of the 9 URLs fetched has its outcome');
   });
 
+  it('a run whose seeds all failed says it failed, not a full green bar of 0 URLs', () => {
+    useJobs.getState().upsert(jobSummary('a', 'failed', counts({ httpErrors: 1 })));
+    render(<Progress id="a" />);
+    assert.equal(screen.getByTestId('progress-percent').textContent, 'Failed: nothing was harvested. The message above says why');
+    assert.match(screen.getByTestId('progress-bar').className, /\bfailed\b/);
+  });
+
   it('says the percentage is of the URLs known so far, with the time left', () => {
     useJobs.getState().upsert(jobSummary('a', 'running'));
     useProgress.getState().apply('a', progressEvent({ counts: counts({ archived: 30, queued: 60, inFlight: 10 }), urlsPerSec: 2, elapsedMs: 10_000 }));
