@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { seedUrlProblem } from './seedUrl.js';
 import { TemplateSchema } from './template.js';
 
 /** Version of the tool, recorded in every archive it writes. */
@@ -16,6 +17,12 @@ const httpUrl = z.string().refine(
   },
   { message: 'must be an absolute http:// or https:// URL' },
 );
+
+/** A seed: as httpUrl, and a mistyped one is told its likely fix. */
+const seedUrl = z.string().superRefine((s, ctx) => {
+  const problem = seedUrlProblem(s);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const regexSource = z.string().refine(
   (s) => {
@@ -220,7 +227,7 @@ export const RenderSettingsSchema = z
 export const JobSchema = z
   .object({
     name: z.string().trim().min(1).max(200).default('Untitled harvest'),
-    seeds: z.array(httpUrl).min(1, { message: 'at least one seed URL is needed' }),
+    seeds: z.array(seedUrl).min(1, { message: 'at least one seed URL is needed' }),
     scope: ScopeSchema.default(ScopeSchema.parse({})),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
     politeness: PolitenessSchema.default(PolitenessSchema.parse({})),

@@ -5,6 +5,7 @@ import { CookiesTxtError, parseCookiesTxt } from '../../shared/cookiesTxt.js';
 import { parseJob, type Cookie, type Job, type JobInput, type JobValidationError } from '../../shared/job.js';
 import { firstSeedOf, scopeSeedsFor } from '../engine/crawl/seedList.js';
 import { canonicalize } from '../engine/url/canonical.js';
+import { NOT_A_WEB_ADDRESS, seedUrlProblem } from '../../shared/seedUrl.js';
 import { readTemplateFile } from './templateFile.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
@@ -110,7 +111,7 @@ export function checkSeeds(urls: string[], seedsFile: string | undefined): void 
     } catch {
       ok = false;
     }
-    if (!ok) throw new UsageError(`invalid URL '${u}': give an absolute http:// or https:// address`, 'crawl');
+    if (!ok) throw new UsageError(`invalid URL '${u}': ${seedUrlProblem(u) ?? NOT_A_WEB_ADDRESS}`, 'crawl');
   }
 }
 

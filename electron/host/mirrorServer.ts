@@ -36,12 +36,14 @@ export function viewerCsp(jobBase: string, appOrigin: string): string {
 }
 
 /**
- * A thumbnail is a picture Harvest made, shown by the app (another port of the same site) in its
- * page lists: same-site, unlike the archived files, which only their own archive may load.
+ * A thumbnail is a picture Harvest made, shown by the app (another port) in its page lists, unlike
+ * the archived files, which only their own archive may load. Chromium refuses a 'same-site' picture
+ * from another 127.0.0.1 port to the app (ERR_BLOCKED_BY_RESPONSE.NotSameSite), so any origin may
+ * embed it; the secret token in its URL is what keeps other pages from naming it.
  */
 const THUMBNAIL_HEADERS = {
   'Content-Security-Policy': "default-src 'none'",
-  'Cross-Origin-Resource-Policy': 'same-site',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-cache',
 };

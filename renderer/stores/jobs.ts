@@ -139,7 +139,8 @@ export function runActionsFor(status: JobStatus): RunActions {
   return {
     start: status === 'new',
     pause: status === 'running',
-    resume: status === 'paused' || status === 'interrupted',
+    // A failed run resumes where it stopped (an unreachable site is asked again).
+    resume: status === 'paused' || status === 'interrupted' || status === 'failed',
     cancel: status === 'running' || status === 'pausing' || status === 'paused' || status === 'interrupted',
     again: status === 'finished',
     crashed: status === 'interrupted',

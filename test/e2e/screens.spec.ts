@@ -67,8 +67,10 @@ test('a host that refuses connections: the job says why', async ({ page, harvest
   await waitForStatus(page, /finished|failed/);
   // Whatever the engine reports: the job's failure message, the seed's error, or (robots.txt being
   // unreachable keeps a crawler out, RFC 9309) the robots.txt fetch's error.
-  const reason = /refused|ECONNREFUSED|unreachable/i;
+  const reason = /refused|ECONNREFUSED|unreachable|nothing answered/i;
   await expect(page.locator('[data-testid="job-error"], [data-testid="job-summary"]').first()).toContainText(reason);
+  await expect(page.getByTestId('job-error')).toContainText(/nothing answered at 127\.0\.0\.1 on port \d+: check the port number/);
+  await expect(page.getByTestId('job-resume')).toBeVisible();
   await shots(page, 'refused-connection');
   await page.getByTestId('url-row').first().click();
   await expect(page.getByTestId('url-detail')).toContainText(reason);

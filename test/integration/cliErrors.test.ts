@@ -35,6 +35,8 @@ describe('harvest command line: bad input', () => {
   it('rejects an invalid URL', () => {
     assertOneLineError(harvest('crawl', 'not a url', '--out', path.join(work, 'a')), /invalid URL 'not a url'/);
     assertOneLineError(harvest('crawl', 'ftp://example.org/', '--out', path.join(work, 'a')), /invalid URL/);
+    assertOneLineError(harvest('crawl', 'htp://example.org/', '--out', path.join(work, 'a')), /invalid URL 'htp:\/\/example\.org\/': .*did you mean http:\/\/example\.org\/\?/);
+    assertOneLineError(harvest('crawl', 'www.example.org', '--out', path.join(work, 'a')), /did you mean https:\/\/www\.example\.org\?/);
   });
 
   it('rejects a folder it cannot write', () => {

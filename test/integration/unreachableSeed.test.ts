@@ -28,7 +28,10 @@ async function refusedOrigin(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-const REFUSED = /robots\.txt unreachable: network: connect ECONNREFUSED/;
+/** What the crawl says of a refused seed: in an archivist's words, with the likely fix. */
+const REFUSED = /nothing answered at 127\.0\.0\.1 on port \d+: check the port number \(most sites need none\), or whether the site is up/;
+/** The record keeps the technical cause. */
+const REFUSED_RECORD = /robots\.txt unreachable: network: connect ECONNREFUSED/;
 
 function value<T>(r: Reply<unknown>): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
@@ -42,6 +45,7 @@ describe('a seed that cannot be reached', () => {
   let liveOrigin: string;
   let alone: HarvestRun;
   let mixed: HarvestRun;
+  let missing: HarvestRun;
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'harvest-unreachable-'));
@@ -60,9 +64,10 @@ describe('a seed that cannot be reached', () => {
       res.writeHead(404, 'Not Found').end();
     });
     liveOrigin = await listenOnLoopback(live);
-    [alone, mixed] = await Promise.all([
+    [alone, mixed, missing] = await Promise.all([
       runHarvest(['crawl', `${refused}/`, '--out', path.join(work, 'alone'), '--quiet', '--delay-ms', '0']),
       runHarvest(['crawl', `${liveOrigin}/`, `${refused}/`, '--out', path.join(work, 'mixed'), '--quiet', '--delay-ms', '0']),
+      runHarvest(['crawl', `${liveOrigin}/missing`, '--out', path.join(work, 'missing'), '--quiet', '--delay-ms', '0']),
     ]);
   });
 
@@ -73,19 +78,20 @@ describe('a seed that cannot be reached', () => {
 
   it('a crawl whose only host refuses ends failed, and the CLI, stats and list say why', () => {
     assert.equal(alone.status, 1, alone.stderr);
-    assert.match(alone.stderr, /crawl failed: no seed could be reached: http:\/\/127\.0\.0\.1:\d+\/: skipped: robots:unreachable: /);
+    assert.match(alone.stderr, /crawl failed: nothing was harvested: http:\/\/127\.0\.0\.1:\d+\/: nothing answered/);
     assert.match(alone.stderr, REFUSED);
+    assert.doesNotMatch(alone.stderr, /ECONNREFUSED|robots:unreachable/);
 
     const archive = path.join(work, 'alone');
     const stats: CrawlStats = readArchiveStats(archive);
     assert.equal(stats.state, 'failed');
     assert.match(stats.message ?? '', REFUSED);
     const text = spawnSync(process.execPath, [CLI, 'stats', archive], { encoding: 'utf8' });
-    assert.match(text.stdout, /^failed: no seed could be reached: .*ECONNREFUSED/m);
+    assert.match(text.stdout, /^failed: nothing was harvested: .*nothing answered/m);
 
     const [seed] = listRecords(archive);
     assert.equal(seed?.skipReason, 'robots:unreachable');
-    assert.match(seed?.reason ?? '', REFUSED);
+    assert.match(seed?.reason ?? '', REFUSED_RECORD);
     const list = spawnSync(process.execPath, [CLI, 'list', archive], { encoding: 'utf8' });
     assert.match(list.stdout, /^skipped\t\thttp:\/\/127\.0\.0\.1:\d+\/\tskipped: robots:unreachable: robots\.txt unreachable: /m);
   });
@@ -109,10 +115,16 @@ describe('a seed that cannot be reached', () => {
   it('a crawl with one seed out of two unreachable finishes with errors that name it', () => {
     assert.equal(mixed.status, 0, mixed.stderr);
     assert.match(mixed.stderr, /^finished with errors: /m);
-    assert.match(mixed.stderr, new RegExp(`^1 of 2 seeds could not be reached: ${refused}/: skipped: robots:unreachable: `, 'm'));
+    assert.match(mixed.stderr, new RegExp(`^1 of 2 seeds could not be harvested: ${refused}/: nothing answered at `, 'm'));
     const stats = readArchiveStats(path.join(work, 'mixed'));
     assert.equal(stats.state, 'finished');
     assert.match(stats.message ?? '', REFUSED);
+  });
+
+  it('a seed that answers 404 is a failed harvest, not a finished one, and says to check the address', () => {
+    assert.equal(missing.status, 1, missing.stderr);
+    assert.match(missing.stderr, new RegExp(`crawl failed: nothing was harvested: ${liveOrigin}/missing: the server has no page at this address \\(HTTP 404\\): check the address`));
+    assert.equal(readArchiveStats(path.join(work, 'missing')).state, 'failed');
   });
 
   it('every record that was not archived carries a reason', () => {

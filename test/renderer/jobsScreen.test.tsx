@@ -31,7 +31,7 @@ describe('run controls', () => {
     ['paused', ['job-resume', 'job-cancel']],
     ['interrupted', ['job-resume', 'job-cancel']],
     ['finished', ['job-run-again']],
-    ['failed', []],
+    ['failed', ['job-resume']],
   ];
   for (const [status, enabled] of cases) {
     it(`offers ${enabled.join(', ') || 'nothing'} when ${status}`, () => {
@@ -145,6 +145,13 @@ describe('progress', () => {
     assert.equal(screen.queryByTestId('stat-urls-per-sec'), null);
     assert.equal(screen.queryByTestId('progress-eta'), null);
     assert.equal(screen.getByTestId('progress-percent').textContent, 'Finished: each of the 9 URLs fetched has its outcome');
+  });
+
+  it('a run whose seeds all failed says it failed, not a full green bar of 0 URLs', () => {
+    useJobs.getState().upsert(jobSummary('a', 'failed', counts({ httpErrors: 1 })));
+    render(<Progress id="a" />);
+    assert.equal(screen.getByTestId('progress-percent').textContent, 'Failed: nothing was harvested. The message above says why');
+    assert.match(screen.getByTestId('progress-bar').className, /\bfailed\b/);
   });
 
   it('says the percentage is of the URLs known so far, with the time left', () => {

@@ -47,6 +47,19 @@ describe('keyboard shortcuts', () => {
     assert.ok(screen.getByTestId('job-form'));
   });
 
+  it('resumes a failed job with s, and its banner offers the Resume button', async () => {
+    api = fakeApi({ 'jobs.resume': () => ok(jobSummary('a', 'running')), 'jobs.urls': () => ok({ total: 0, rows: [] }), 'app.info': () => ok(appInfo()) });
+    setApi(api);
+    useJobs.getState().setAll([jobSummary('a', 'failed')]);
+    useJobs.getState().select('a');
+    render(<App />);
+    assert.match(screen.getByTestId('job-error').textContent ?? '', /Resume it \(or press s\) to try again/);
+    assert.ok(screen.getByTestId('job-resume'));
+    await key('s');
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    assert.deepEqual(api.callsTo('jobs.resume'), [{ id: 'a' }]);
+  });
+
   it('ignores keys typed into fields and focuses search with /', async () => {
     useJobs.getState().select('a');
     render(<App />);

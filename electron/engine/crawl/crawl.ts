@@ -26,7 +26,7 @@ import { SiteDispatch } from './siteDispatch.js';
 import { gateLimitsFor } from './politeDelay.js';
 import { describePoliteness, takeLiveControl } from './liveControl.js';
 import { indexMissing } from './textIndexing.js';
-import { unreachedProblem } from './seedOutcomes.js';
+import { failedSeedsProblem } from './seedOutcomes.js';
 import { STATE_MESSAGE } from '../store/stats.js';
 
 export interface CrawlOptions {
@@ -389,7 +389,7 @@ export class Crawl {
     } catch (e) {
       this.fatal = e instanceof Error ? e : new Error(String(e));
     }
-    const seeds = unreachedProblem(this.archive.catalogue, this.job.seeds);
+    const seeds = failedSeedsProblem(this.archive.catalogue, this.job.seeds);
     this.unreached = seeds.problem;
     await this.stop(this.fatal || seeds.none ? 'failed' : 'finished');
   }

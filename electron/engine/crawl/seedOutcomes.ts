@@ -1,22 +1,23 @@
 import type { Catalogue } from '../store/catalogue.js';
 import { canonicalize } from '../url/canonical.js';
+import { seedAdvice } from './seedAdvice.js';
 
-export interface UnreachedSeed {
+export interface FailedSeed {
   seed: string;
-  /** The record's reason, e.g. "skipped: robots:unreachable: robots.txt unreachable: network: connect ECONNREFUSED …". */
-  reason: string;
+  /** Why it gave nothing, for an archivist (seedAdvice). */
+  why: string;
 }
 
 /** Redirect hops followed from a seed to the URL that answered; a loop ends the walk. */
 const MAX_HOPS = 32;
 
 /**
- * The seeds whose site could not be reached: the seed (or the end of its redirect chain) failed
- * without an answer, or robots.txt could not be had so the site was kept out. A seed answered with
- * an HTTP error was reached: the server spoke.
+ * The seeds that gave nothing: the seed (or the end of its redirect chain) failed without an
+ * answer, answered with an HTTP error, or was kept out (robots.txt, scope). A seed still queued or
+ * cut by a limit is not counted: the crawl stopped before it, it did not fail.
  */
-export function unreachedSeeds(c: Catalogue, seeds: readonly string[]): { total: number; unreached: UnreachedSeed[] } {
-  const unreached: UnreachedSeed[] = [];
+export function failedSeeds(c: Catalogue, seeds: readonly string[]): { total: number; failed: FailedSeed[] } {
+  const failed: FailedSeed[] = [];
   let total = 0;
   for (const seed of seeds) {
     const url = canonicalize(seed);
@@ -26,21 +27,22 @@ export function unreachedSeeds(c: Catalogue, seeds: readonly string[]): { total:
     for (let hop = 0; hop < MAX_HOPS && record?.state === 'redirect' && record.redirectTo !== null; hop++) {
       record = c.recordOf(record.redirectTo);
     }
-    if (record === null) continue;
-    const kept = record.state === 'skipped' && record.skipReason === 'robots:unreachable';
-    if (record.state === 'failed' || kept) unreached.push({ seed, reason: record.reason ?? record.state });
+    if (record === null || record.state === 'archived' || record.state === 'queued') continue;
+    if (record.state === 'skipped' && record.skipReason?.startsWith('limit:')) continue;
+    failed.push({ seed, why: seedAdvice(url, record) });
   }
-  return { total, unreached };
+  return { total, failed };
 }
 
 /**
- * What a finished crawl says of its seeds: null when every one was reached, else which were not
- * and why; `none` when no seed was reached (the crawl then ends failed).
+ * What a finished crawl says of its seeds: null when every one gave something, else which did not
+ * and why; `none` when none did (the crawl then ends failed: an empty archive is not a harvest).
  */
-export function unreachedProblem(c: Catalogue, seeds: readonly string[]): { problem: string | null; none: boolean } {
-  const { total, unreached } = unreachedSeeds(c, seeds);
-  if (unreached.length === 0) return { problem: null, none: false };
-  const list = unreached.map((u) => `${u.seed}: ${u.reason}`).join('; ');
-  const none = unreached.length === total;
-  return { problem: none ? `no seed could be reached: ${list}` : `${unreached.length} of ${total} seeds could not be reached: ${list}`, none };
+export function failedSeedsProblem(c: Catalogue, seeds: readonly string[]): { problem: string | null; none: boolean } {
+  const { total, failed } = failedSeeds(c, seeds);
+  if (failed.length === 0) return { problem: null, none: false };
+  const list = failed.map((u) => `${u.seed}: ${u.why}`).join('; ');
+  const none = failed.length === total;
+  if (none) return { problem: `nothing was harvested: ${list}`, none };
+  return { problem: `${failed.length} of ${total} seeds could not be harvested: ${list}`, none };
 }

@@ -166,7 +166,7 @@ function JobDetail({ id }: { id: string }) {
       </header>
       {job.status === 'failed' && (
         <p className="error-banner" role="alert" data-testid="job-error">
-          The crawl stopped: {job.error ?? 'no reason was reported'}. Resume it to try again.
+          The crawl stopped: {job.error ?? 'no reason was reported'}. Resume it (or press s) to try again.
         </p>
       )}
       {job.status === 'finished' && job.error && (

@@ -48,7 +48,7 @@ export function Progress({ id }: { id: string }) {
   return (
     <section className="progress" data-testid="progress" aria-label="Progress">
       <div
-        className="progress-bar"
+        className={job.status === 'failed' ? 'progress-bar failed' : 'progress-bar'}
         role="progressbar"
         aria-valuemin={0}
         aria-valuemax={100}
@@ -60,7 +60,11 @@ export function Progress({ id }: { id: string }) {
       </div>
       <p className="progress-line" data-testid="progress-percent">
         <span title="Pages found while crawling add to this total, so the percentage can go down as well as up">
-          {job.status !== 'finished'
+          {job.status === 'failed'
+            ? counts.archived === 0
+              ? 'Failed: nothing was harvested. The message above says why'
+              : `Stopped with ${formatCount(counts.archived)} archived: ${formatPercentOfKnown(figures)}`
+            : job.status !== 'finished'
             ? formatPercentOfKnown(figures)
             : figures.fetched === 0
               ? 'Finished without fetching anything: the summary below says why'
