@@ -34,8 +34,21 @@ export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   }, [dark]);
+  const title = TABS.find((t) => t.screen === screen)?.label ?? 'Harvest';
   return (
     <div className="app">
+      {/* The first Tab stop: past the screen tabs to the screen itself (WCAG 2.4.1). */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+        data-testid="skip-link"
+      >
+        Skip to content
+      </a>
       <nav className="topbar" aria-label="Screens">
         <span className="brand">Harvest</span>
         {TABS.map((t) => (
@@ -59,17 +72,21 @@ export function App() {
         <button className="tab" onClick={() => setSettingsOpen(true)} title="Settings: the institution's contact" data-testid="nav-settings">
           Settings
         </button>
-        <button className="tab" onClick={() => useNav.getState().setHelp(true)} title="Keyboard shortcuts (?)" data-testid="nav-help">
+        <button className="tab" onClick={() => useNav.getState().setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts and about" data-testid="nav-help">
           ?
         </button>
       </nav>
-      <div className="screen">
+      <main className="screen" id="main" tabIndex={-1} aria-labelledby="screen-title">
+        {/* Each screen's name, for the outline a screen reader lists; the tabs show it to the eye. */}
+        <h1 id="screen-title" className="sr-only">
+          {title}
+        </h1>
         {screen === 'jobs' && <Jobs />}
         {screen === 'library' && <Library />}
         {screen === 'viewer' && <Viewer />}
         {screen === 'search' && <Search />}
         {screen === 'report' && <Report />}
-      </div>
+      </main>
       {pendingLeave && (
         <Confirm
           title="Discard the changes to this job?"

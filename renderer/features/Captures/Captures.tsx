@@ -22,10 +22,10 @@ export function Captures({ jobId }: { jobId: string }) {
   return (
     <div className="captures" data-testid="captures">
       <div className="captures-head">
-        <h3>
+        <h2>
           {list.length === 1 ? '1 capture' : `${list.length} captures`}
           {job?.schedule && <span className="muted small"> · next run {formatDate(job.schedule.nextRunAt)}</span>}
-        </h3>
+        </h2>
         {status && runActionsFor(status).again && (
           <button onClick={() => void useJobs.getState().recrawl(jobId)} data-testid="captures-run-again">
             Run again now
@@ -33,6 +33,7 @@ export function Captures({ jobId }: { jobId: string }) {
         )}
       </div>
       <table className="capture-table">
+        <caption className="sr-only">Captures of this archive, with what changed in each</caption>
         <thead>
           <tr>
             <th>Capture</th>

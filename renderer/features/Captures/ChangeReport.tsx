@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { CaptureSummary, ChangeReport as Report, OutcomeCounts } from '../../../shared/captures.js';
+import { useDialog } from '../../lib/dialog.js';
 import { formatCount } from '../../lib/format.js';
 import { useCaptures } from '../../stores/captures.js';
 
@@ -49,12 +50,28 @@ export function ChangeReport({ jobId, capture, onClose }: { jobId: string; captu
   const pages = Math.max(1, Math.ceil(total / CHANGE_PAGE_SIZE));
   const first = total === 0 ? 0 : page * CHANGE_PAGE_SIZE + 1;
   const last = Math.min(total, (page + 1) * CHANGE_PAGE_SIZE);
+  const dialog = useDialog<HTMLDivElement>(onClose);
+  const choose = (key: ListKey): void => {
+    setList(key);
+    setPage(0);
+  };
+  // A tab list is one stop for Tab; the arrows, Home and End move between its tabs (WAI-ARIA tabs pattern).
+  const onTabKey = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const at = LISTS.findIndex((l) => l.key === shown);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: LISTS.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = LISTS[(to + LISTS.length) % LISTS.length]!;
+    choose(next.key);
+    e.currentTarget.querySelector<HTMLElement>(`[data-testid="change-tab-${next.testId}"]`)?.focus();
+  };
   const title = report?.previous ? `Capture #${capture.id}: what changed since #${report.previous}` : `Capture #${capture.id}: the first capture`;
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-      <div className="modal change-report" role="dialog" aria-modal="true" aria-label={title} data-testid="change-report">
-        <h2>{title}</h2>
+    <div className="modal-backdrop">
+      <div ref={dialog} className="modal change-report" role="dialog" aria-modal="true" aria-labelledby="change-report-title" tabIndex={-1} data-testid="change-report">
+        <h2 id="change-report-title">{title}</h2>
         <table className="summary-outcomes change-counts">
+          <caption className="sr-only">Outcome of every URL</caption>
           <tbody>
             {COUNTS.map((c) => (
               <tr key={c.key} title={c.hint}>
@@ -67,36 +84,39 @@ export function ChangeReport({ jobId, capture, onClose }: { jobId: string; captu
             ))}
           </tbody>
         </table>
-        <div className="change-tabs" role="tablist" aria-label="URL lists">
+        <div className="change-tabs" role="tablist" aria-label="URL lists" onKeyDown={onTabKey}>
           {LISTS.map((l) => (
             <button
               key={l.key}
               role="tab"
+              id={`change-tab-${l.testId}`}
               aria-selected={l.key === shown}
+              aria-controls="change-panel"
+              tabIndex={l.key === shown ? 0 : -1}
               className={l.key === shown ? 'tab active' : 'tab'}
-              onClick={() => {
-                setList(l.key);
-                setPage(0);
-              }}
+              onClick={() => choose(l.key)}
               data-testid={`change-tab-${l.testId}`}
             >
               {l.label} ({formatCount((report ?? capture).counts[l.key])})
             </button>
           ))}
         </div>
-        {total === 0 ? (
-          <p className="muted" data-testid="change-empty">
-            None.
-          </p>
-        ) : (
-          <ol className="change-urls" start={first} data-testid="change-urls">
-            {(report?.[shown] ?? []).map((url) => (
-              <li key={url} data-testid="change-url">
-                {url}
-              </li>
-            ))}
-          </ol>
-        )}
+        <div id="change-panel" role="tabpanel" aria-labelledby={`change-tab-${LISTS.find((l) => l.key === shown)!.testId}`}>
+          {total === 0 ? (
+            <p className="muted" data-testid="change-empty">
+              None.
+            </p>
+          ) : (
+            // Focusable, so the list scrolls by keyboard too (WCAG 2.1.1).
+            <ol className="change-urls" start={first} tabIndex={0} aria-label="URLs" data-testid="change-urls">
+              {(report?.[shown] ?? []).map((url) => (
+                <li key={url} data-testid="change-url">
+                  {url}
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
         <div className="modal-actions">
           <span className="muted small change-page" data-testid="change-page">
             {total === 0 ? '' : `${formatCount(first)}–${formatCount(last)} of ${formatCount(total)} · page ${page + 1} of ${pages}`}

@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatCount } from '../../lib/format.js';
 import { clusterPhase, fetchedOf, useClusters } from '../../stores/clusters.js';
 import { useNav } from '../../stores/nav.js';
-import { ListRow } from '../ListRow/index.js';
+import { ListBox, ListRow } from '../ListRow/index.js';
 
 /** The attached cluster harvests, above the jobs: name, database (no password), phase, URLs fetched. */
 export function ClusterList() {
@@ -12,11 +12,11 @@ export function ClusterList() {
   return (
     <section aria-label="Cluster harvests">
       <h3 className="list-heading">Cluster harvests</h3>
-      <ul className="job-list" role="listbox" aria-label="Cluster harvests">
+      <ListBox label="Cluster harvests" hasSelection={selectedId !== null && ids.includes(selectedId)}>
         {ids.map((id) => (
           <ClusterRow key={id} id={id} selected={id === selectedId} />
         ))}
-      </ul>
+      </ListBox>
     </section>
   );
 }

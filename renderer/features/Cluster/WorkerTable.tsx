@@ -18,6 +18,7 @@ export function WorkerTable({ workers }: { workers: WorkerStatus[] }) {
   }
   return (
     <table className="report-table worker-table" data-testid="cluster-workers">
+      <caption className="sr-only">Workers of this cluster harvest</caption>
       <thead>
         <tr>
           <th>Worker</th>

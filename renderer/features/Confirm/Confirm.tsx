@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useDialog } from '../../lib/dialog.js';
 
 interface Props {
   title: string;
@@ -13,17 +14,16 @@ interface Props {
   testId?: string;
 }
 
-/** A modal yes/no question; Escape cancels. */
+/** A modal yes/no question; it starts on the button that backs out, Escape cancels, and the focus stays inside until it closes. */
 export function Confirm({ title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'danger', onConfirm, onCancel, testId = 'confirm' }: Props) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancelRef.current?.focus(), []);
+  const dialog = useDialog<HTMLDivElement>(onCancel);
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <div className="modal" role="alertdialog" aria-modal="true" aria-label={title} data-testid={testId}>
-        <h2>{title}</h2>
+    <div className="modal-backdrop">
+      <div ref={dialog} className="modal" role="alertdialog" aria-modal="true" aria-labelledby={`${testId}-title`} tabIndex={-1} data-testid={testId}>
+        <h2 id={`${testId}-title`}>{title}</h2>
         {children}
         <div className="modal-actions">
-          <button ref={cancelRef} onClick={onCancel} data-testid={`${testId}-cancel`}>
+          <button data-autofocus onClick={onCancel} data-testid={`${testId}-cancel`}>
             {cancelLabel}
           </button>
           <button className={tone} onClick={onConfirm} data-testid={`${testId}-ok`}>

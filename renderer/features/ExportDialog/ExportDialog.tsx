@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { CaptureSummary } from '../../../shared/captures.js';
 import type { ArchiveSummary } from '../../../shared/contract.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/metadata.js';
+import { useDialog } from '../../lib/dialog.js';
 import { formatBytes, formatDate, plural } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';
@@ -30,6 +31,8 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
   const [exportId, setExportId] = useState<string | null>(null);
   const status = useExports(selectExport(exportId));
   const running = status?.state === 'running';
+  // Escape closes the dialog, but not a running export's: Cancel export says what it does.
+  const dialog = useDialog<HTMLDivElement>(() => !running && onClose());
 
   const choosePath = async (): Promise<void> => {
     const chosen = await commandValue('dialog.chooseExportPath', { id: archive.jobId, format });
@@ -57,9 +60,9 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
   const percent = fraction === null ? null : Math.floor(fraction * 100);
 
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && !running && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={`Export ${archive.name}`} data-testid="export-dialog">
-        <h2>Export “{archive.name}”</h2>
+    <div className="modal-backdrop">
+      <div ref={dialog} className="modal" role="dialog" aria-modal="true" aria-labelledby="export-title" tabIndex={-1} data-testid="export-dialog">
+        <h2 id="export-title">Export “{archive.name}”</h2>
         <fieldset disabled={!!status} className="export-choices">
           <legend>Format</legend>
           {EXPORT_FORMATS.map((f) => (
@@ -119,11 +122,13 @@ export function ExportDialog({ archive, onClose }: { archive: ArchiveSummary; on
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent ?? undefined}
+              aria-label="Export progress"
               data-testid="export-progress"
             >
               <div className={`progress-fill${fraction == null && running ? ' indeterminate' : ''}`} style={{ width: `${percent ?? 0}%` }} />
             </div>
-            <p data-testid="export-message">
+            {/* Read out as the phase, the end or the failure changes, not at every percent. */}
+            <p data-testid="export-message" role="status">
               {status.state === 'running' && `${capitalise(status.progress.phase)}…${percent === null ? '' : ` ${percent}%`}`}
               {status.state === 'done' && `Done: ${status.outPath}${status.result ? ` (${formatBytes(status.result.bytes)}, ${plural(status.result.files, 'file')})` : ''}`}
               {status.state === 'failed' && `Failed: ${status.error ?? 'unknown error'}`}

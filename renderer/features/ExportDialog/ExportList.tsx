@@ -15,6 +15,7 @@ export function ExportList({ jobId }: { jobId: string }) {
   if (records.length === 0) return <p className="muted small" data-testid="export-list-empty">No exports of this archive yet.</p>;
   return (
     <table className="export-list" data-testid="export-list">
+      <caption className="sr-only">Exports of this archive</caption>
       <thead>
         <tr>
           <th>Format</th>

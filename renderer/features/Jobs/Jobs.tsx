@@ -8,7 +8,7 @@ import { useProgress } from '../../stores/progress.js';
 import { AttachCluster, ClusterDetail, ClusterList } from '../Cluster/index.js';
 import { Confirm } from '../Confirm/index.js';
 import { JobForm } from '../JobForm/index.js';
-import { ListRow } from '../ListRow/index.js';
+import { ListBox, ListRow } from '../ListRow/index.js';
 import { Progress } from '../Progress/index.js';
 import { CancelRun, RunControls } from '../RunControls/index.js';
 import { Schedule } from '../Schedule/index.js';
@@ -27,7 +27,7 @@ export function Jobs() {
   const [attaching, setAttaching] = useState(false);
   return (
     <div className="split">
-      <aside className="list-pane">
+      <section className="list-pane" aria-label="Jobs list">
         <div className="pane-header">
           <h2>Jobs</h2>
           <button className="primary" onClick={() => openJobForm({ kind: 'create' })} data-testid="job-new" title="New job (n)">
@@ -48,14 +48,14 @@ export function Jobs() {
             <p>A job is a site to harvest: its seed URLs, how far to go and how politely. Create one with New job (or press n), then Start it.</p>
           </div>
         ) : (
-          <ul className="job-list" role="listbox" aria-label="Jobs">
+          <ListBox label="Jobs" hasSelection={selectedId !== null && ids.includes(selectedId)}>
             {ids.map((id) => (
               <JobRow key={id} id={id} selected={id === selectedId} />
             ))}
-          </ul>
+          </ListBox>
         )}
-      </aside>
-      <main className="detail-pane">
+      </section>
+      <section className="detail-pane" aria-label="Job">
         {jobForm ? (
           <JobForm key={jobForm.kind === 'edit' ? jobForm.id : 'new'} mode={jobForm} onDone={() => openJobForm(null)} />
         ) : clusterId ? (
@@ -67,7 +67,7 @@ export function Jobs() {
             <p>{ids.length ? 'Select a job to see its progress and URL log.' : 'Create a job to begin.'}</p>
           </div>
         )}
-      </main>
+      </section>
     </div>
   );
 }

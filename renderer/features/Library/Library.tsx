@@ -60,6 +60,7 @@ export function Library() {
       {notice}
       {grid && <PageGrid archive={grid} onClose={() => setGrid(null)} />}
       <table className="archive-table">
+        <caption className="sr-only">Archives</caption>
         <thead>
           <tr>
             <th>Name and seed</th>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ArchiveSummary } from '../../../shared/contract.js';
 import { DublinCoreSchema, type DublinCore, type MetadataSuggestion } from '../../../shared/metadata.js';
+import { useDialog } from '../../lib/dialog.js';
 import { useArchives } from '../../stores/archives.js';
 import { useToasts } from '../../stores/toasts.js';
 
@@ -109,6 +110,8 @@ export function MetadataEditor({ archive, onClose }: { archive: ArchiveSummary; 
     onClose();
   };
 
+  const dialog = useDialog<HTMLFormElement>(onClose);
+
   const edit = (key: Key, value: string): void => {
     if (!draft) return;
     const next = { ...draft, [key]: value };
@@ -119,12 +122,11 @@ export function MetadataEditor({ archive, onClose }: { archive: ArchiveSummary; 
   };
 
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+    <div className="modal-backdrop" role="dialog" aria-modal="true" aria-labelledby="metadata-title">
       <form
+        ref={dialog}
         className="modal metadata-editor"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Metadata of ${archive.name}`}
+        tabIndex={-1}
         onSubmit={(e) => {
           e.preventDefault();
           void save();
@@ -132,7 +134,7 @@ export function MetadataEditor({ archive, onClose }: { archive: ArchiveSummary; 
         data-testid="metadata-editor"
         noValidate
       >
-        <h2>Metadata of “{archive.name}”</h2>
+        <h2 id="metadata-title">Metadata of “{archive.name}”</h2>
         <div className="metadata-fields">
           {!draft ? (
             <p className="muted">Loading…</p>

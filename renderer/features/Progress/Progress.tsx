@@ -54,10 +54,15 @@ export function Progress({ id }: { id: string }) {
         aria-valuemax={100}
         aria-valuenow={figures.percent}
         aria-valuetext={formatPercentOfKnown(figures)}
+        aria-label="Crawl progress"
         data-testid="progress-bar"
       >
         <div className="progress-fill" style={{ width: `${figures.percent}%` }} />
       </div>
+      {/* Screen readers hear the progress in steps of 10% and when the run ends, not at every event (WCAG 4.1.3). */}
+      <p className="sr-only" role="status" data-testid="progress-announce">
+        {job.status === 'finished' ? 'Crawl finished' : live ? `Crawl ${Math.floor(figures.percent / 10) * 10}% done` : ''}
+      </p>
       <p className="progress-line" data-testid="progress-percent">
         <span title="Pages found while crawling add to this total, so the percentage can go down as well as up">
           {job.status === 'failed'
@@ -100,12 +105,16 @@ export function Progress({ id }: { id: string }) {
         <div className="stat rate">
           <dt>URLs per second</dt>
           <dd data-testid="stat-urls-per-sec">{live && progress ? formatRate(progress.latest.urlsPerSec) : '—'}</dd>
-          <Sparkline values={history} label="URLs per second, recent" testId="sparkline-urls" />
+          <dd>
+            <Sparkline values={history} label="URLs per second, recent" testId="sparkline-urls" />
+          </dd>
         </div>
         <div className="stat rate">
           <dt>Transfer rate</dt>
           <dd data-testid="stat-kb-per-sec">{live && progress ? formatByteRate(progress.latest.kbPerSec * 1024) : '—'}</dd>
-          <Sparkline values={kbHistory} label="Bytes per second, recent" testId="sparkline-kb" />
+          <dd>
+            <Sparkline values={kbHistory} label="Kilobytes per second, recent" testId="sparkline-kb" />
+          </dd>
         </div>
           </>
         )}

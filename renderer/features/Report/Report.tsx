@@ -83,7 +83,7 @@ function ReportBody({ report: r, jobId }: { report: QaReport; jobId: string }) {
       <ReportTable
         title="Harvest"
         testId="report-harvest"
-        head={['', '']}
+        head={['Item', 'Value']}
         empty=""
         rows={[
           ['Seeds', <Examples urls={s.seeds} />],

@@ -26,6 +26,7 @@ export function ReportTable({
         </p>
       ) : (
         <table className="report-table">
+          <caption className="sr-only">{title}</caption>
           <thead>
             <tr>
               {head.map((h, i) => (

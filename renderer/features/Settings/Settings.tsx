@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { AppSettingsSchema } from '../../../shared/job.js';
 import { useApp } from '../../stores/app.js';
+import { useDialog } from '../../lib/dialog.js';
 import { command, commandValue } from '../../stores/command.js';
 
 interface Props {
@@ -16,14 +17,18 @@ export function Settings({ onClose }: Props) {
   const [problem, setProblem] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const dialog = useDialog<HTMLDivElement>(onClose);
 
   useEffect(() => {
     void commandValue('settings.get', {}).then((s) => {
       setContact(s?.contact ?? '');
       setLoaded(true);
-      input.current?.focus();
     });
   }, []);
+  // The field is disabled until the settings arrive, and a disabled field cannot take the focus.
+  useEffect(() => {
+    if (loaded) input.current?.focus();
+  }, [loaded]);
 
   const save = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -40,42 +45,45 @@ export function Settings({ onClose }: Props) {
   };
 
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-      <form className="modal" role="dialog" aria-modal="true" aria-label="Settings" onSubmit={(e) => void save(e)} noValidate data-testid="settings">
-        <h2>Settings</h2>
-        <div className={`field${problem ? ' invalid' : ''}`}>
-          <label htmlFor="settings-contact">Institution contact</label>
-          <input
-            id="settings-contact"
-            ref={input}
-            value={contact}
-            disabled={!loaded}
-            placeholder="https://library.example.edu/web-archiving or archive@library.example.edu"
-            aria-invalid={problem ? true : undefined}
-            onChange={(e) => {
-              setContact(e.target.value);
-              setProblem(null);
-            }}
-            data-testid="settings-contact"
-          />
-          <small className="hint">
-            How site owners reach you: a web page or an e-mail address. New jobs send it in the User-Agent; empty sends none.
-          </small>
-          {problem && (
-            <ul className="field-issues" data-testid="settings-contact-issues">
-              <li>{problem}</li>
-            </ul>
-          )}
-        </div>
-        <div className="modal-actions">
-          <button type="button" onClick={onClose} data-testid="settings-cancel">
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={!loaded} data-testid="settings-save">
-            Save
-          </button>
-        </div>
-      </form>
+    <div className="modal-backdrop">
+      <div ref={dialog} className="modal" role="dialog" aria-modal="true" aria-labelledby="settings-title" tabIndex={-1}>
+        <form onSubmit={(e) => void save(e)} noValidate data-testid="settings">
+          <h2 id="settings-title">Settings</h2>
+          <div className={`field${problem ? ' invalid' : ''}`}>
+            <label htmlFor="settings-contact">Institution contact</label>
+            <input
+              id="settings-contact"
+              ref={input}
+              value={contact}
+              disabled={!loaded}
+              placeholder="https://library.example.edu/web-archiving or archive@library.example.edu"
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'settings-contact-hint settings-contact-issues' : 'settings-contact-hint'}
+              onChange={(e) => {
+                setContact(e.target.value);
+                setProblem(null);
+              }}
+              data-testid="settings-contact"
+            />
+            <small className="hint" id="settings-contact-hint">
+              How site owners reach you: a web page or an e-mail address. New jobs send it in the User-Agent; empty sends none.
+            </small>
+            {problem && (
+              <ul className="field-issues" id="settings-contact-issues" data-testid="settings-contact-issues">
+                <li>{problem}</li>
+              </ul>
+            )}
+          </div>
+          <div className="modal-actions">
+            <button type="button" onClick={onClose} data-testid="settings-cancel">
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={!loaded} data-testid="settings-save">
+              Save
+            </button>
+          </div>
+        </form>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api } from '../../api/index.js';
+import { useDialog } from '../../lib/dialog.js';
 import { measureRoundTrip, type RoundTrip } from '../../lib/roundTrip.js';
 import { SHORTCUTS } from '../../lib/shortcuts.js';
 import { useApp } from '../../stores/app.js';
@@ -10,9 +11,13 @@ const PING_SAMPLES = 200;
 /** The "?" overlay: keyboard shortcuts, and about the app (with a response-time check of the host). */
 export function ShortcutsHelp() {
   const open = useNav((s) => s.helpOpen);
+  return open ? <HelpDialog /> : null;
+}
+
+function HelpDialog() {
   const info = useApp((s) => s.info);
   const [trip, setTrip] = useState<RoundTrip | 'measuring' | string | null>(null);
-  if (!open) return null;
+  const dialog = useDialog<HTMLDivElement>(() => useNav.getState().setHelp(false));
   const measure = async (): Promise<void> => {
     setTrip('measuring');
     try {
@@ -23,15 +28,25 @@ export function ShortcutsHelp() {
   };
   return (
     <div className="modal-backdrop" onClick={() => useNav.getState().setHelp(false)}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()} data-testid="shortcuts-help">
-        <h2>Keyboard shortcuts</h2>
+      <div
+        ref={dialog}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        tabIndex={-1}
+        onClick={(e) => e.stopPropagation()}
+        data-testid="shortcuts-help"
+      >
+        <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <table className="shortcuts">
+          <caption className="sr-only">Keys and what they do</caption>
           <tbody>
             {SHORTCUTS.map((s) => (
               <tr key={s.keys}>
-                <td>
+                <th scope="row">
                   <kbd>{s.keys}</kbd>
-                </td>
+                </th>
                 <td>{s.action}</td>
               </tr>
             ))}
@@ -53,6 +68,11 @@ export function ShortcutsHelp() {
                 : trip && `${trip.samples} round trips: p50 ${trip.p50Ms.toFixed(1)} ms, p99 ${trip.p99Ms.toFixed(1)} ms`}
           </span>
         </p>
+        <div className="modal-actions">
+          <button className="primary" onClick={() => useNav.getState().setHelp(false)} data-autofocus data-testid="help-close">
+            Close
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -56,10 +56,11 @@ export function Summary({ id }: { id: string }) {
           </dd>
         </dl>
         <table className="summary-outcomes">
+          <caption className="sr-only">URLs by outcome</caption>
           <thead>
             <tr>
-              <th>Outcome</th>
-              <th className="num">URLs</th>
+              <th scope="col">Outcome</th>
+              <th scope="col" className="num">URLs</th>
             </tr>
           </thead>
           <tbody>

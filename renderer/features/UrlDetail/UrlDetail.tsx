@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { UrlDetail } from '../../../shared/urlDetail.js';
+import { useDialog } from '../../lib/dialog.js';
 import { formatBytes, formatDate } from '../../lib/format.js';
 import { SKIP_LABELS, STATE_LABELS } from '../../lib/vocabulary.js';
 import { commandValue } from '../../stores/command.js';
@@ -16,7 +17,8 @@ interface Props {
 /** Everything known of one URL of the log: outcome, error, timings, where it was found, its file and WARC record. */
 export function UrlDetailPanel({ jobId, url, onClose, onOpenUrl }: Props) {
   const [detail, setDetail] = useState<UrlDetail | null | undefined>(undefined);
-  const closeRef = useRef<HTMLButtonElement>(null);
+  // Not modal: the log stays usable beside it. It takes the focus, Escape closes it, and the focus returns to the row.
+  const panel = useDialog<HTMLDivElement>(onClose, { modal: false });
   useEffect(() => {
     let live = true;
     setDetail(undefined);
@@ -25,13 +27,12 @@ export function UrlDetailPanel({ jobId, url, onClose, onOpenUrl }: Props) {
       live = false;
     };
   }, [jobId, url]);
-  useEffect(() => closeRef.current?.focus(), []);
 
   return (
-    <aside className="url-detail-panel" role="dialog" aria-label="URL detail" data-testid="url-detail" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+    <div ref={panel} className="url-detail-panel" role="dialog" aria-labelledby="url-detail-title" tabIndex={-1} data-testid="url-detail">
       <header className="url-detail-head">
-        <h3>URL detail</h3>
-        <button ref={closeRef} onClick={onClose} aria-label="Close URL detail" title="Close (Esc)" data-testid="url-detail-close">
+        <h3 id="url-detail-title">URL detail</h3>
+        <button data-autofocus onClick={onClose} aria-label="Close URL detail" title="Close (Esc)" data-testid="url-detail-close">
           ×
         </button>
       </header>
@@ -45,7 +46,7 @@ export function UrlDetailPanel({ jobId, url, onClose, onOpenUrl }: Props) {
       ) : (
         <DetailBody detail={detail} jobId={jobId} onOpenUrl={onOpenUrl} />
       )}
-    </aside>
+    </div>
   );
 }
 

@@ -40,7 +40,7 @@ export function PageList({
   }, [jobId, search]);
 
   return (
-    <aside className="page-list" aria-label="Pages">
+    <section className="page-list" aria-label="Pages">
       <input
         type="search"
         placeholder="Search pages by URL or title  ( / )"
@@ -89,6 +89,6 @@ export function PageList({
           More…
         </button>
       )}
-    </aside>
+    </section>
   );
 }
