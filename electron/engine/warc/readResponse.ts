@@ -1,19 +1,21 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { warcDigest } from './digest.js';
 import { WarcError } from './errors.js';
 import { parseWarcHead } from './fields.js';
 import { OPEN_SUFFIX } from './fileNames.js';
+import { digestMatches, parseHttpResponse } from './httpBlock.js';
 import type { RecordPlace } from './types.js';
 
 const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
 
 /**
  * Reads back the payload (as received, before content decoding) of one response record that a
- * WarcWriter wrote in `dir`, with one ranged read: the file under its finished name or, while it is
- * still being written, its open name. The payload is checked against the record's
- * WARC-Payload-Digest, so a damaged file is reported, never silently used.
+ * WarcWriter wrote in `dir`, or an import copied there, with one ranged read: the file under its
+ * finished name or, while it is still being written, its open name. The payload is checked against
+ * the record's WARC-Payload-Digest (any algorithm Node has; other tools' records may keep chunked
+ * framing, which is removed and either form accepted), so a damaged file is reported, never
+ * silently used.
  */
 export async function readResponsePayload(dir: string, place: RecordPlace): Promise<Buffer> {
   const member = await readMember(dir, place);
@@ -29,11 +31,13 @@ export async function readResponsePayload(dir: string, place: RecordPlace): Prom
   if (head.get('warc-type') !== 'response') throw damaged(place, `a ${head.get('warc-type') ?? 'untyped'} record, not a response`);
   const blockStart = headEnd + BLANK_LINE.length;
   const block = record.subarray(blockStart, blockStart + Number(head.get('content-length')));
-  const httpEnd = block.indexOf(BLANK_LINE);
-  if (httpEnd < 0) throw damaged(place, 'no HTTP response head');
-  const payload = block.subarray(httpEnd + BLANK_LINE.length);
-  if (warcDigest([payload]) !== head.get('warc-payload-digest')) throw damaged(place, 'payload does not match its digest');
-  return payload;
+  const http = parseHttpResponse(block);
+  if (http === null) throw damaged(place, 'no HTTP response head');
+  const declared = head.get('warc-payload-digest');
+  if (declared !== undefined && digestMatches(declared, http.rawPayload) === false && digestMatches(declared, http.payload) === false) {
+    throw damaged(place, 'payload does not match its digest');
+  }
+  return http.payload;
 }
 
 /** Out of file handles or memory: the process's trouble, not the file's, so not reported as damage. */
