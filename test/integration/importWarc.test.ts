@@ -127,4 +127,18 @@ describe('harvest import: a warcio.js WARC', { timeout: 120_000 }, () => {
     assert.equal(files.length, 1);
     assert.deepEqual(readFileSync(path.join(archive, 'warc', files[0]!)), Buffer.concat(members));
   });
+
+  it('imports its own WACZ export again: the revisit resolved, the same answers and pages', async () => {
+    const wacz = path.join(work, 'archive.wacz');
+    const e = await runHarvest(['export', archive, '--format', 'wacz', '--out', wacz, '--quiet']);
+    assert.equal(e.status, 0, e.stderr);
+    const again = path.join(work, 'again');
+    const r = await runHarvest(['import', wacz, '--out', again, '--quiet']);
+    assert.equal(r.status, 0, r.stderr);
+    const list = await runHarvest(['list', again, '--json']);
+    const states = new Map(list.stdout.trim().split('\n').map((l) => JSON.parse(l) as UrlRecord).map((u) => [u.url, u.state]));
+    assert.deepEqual(states, new Map([...records].map(([url, u]) => [url, u.state])));
+    const copy = readFileSync(path.join(again, 'mirror', records.get(`${ORIGIN}/copy.html`)!.localPath!), 'utf8');
+    assert.match(copy, /Naïveté of the reading room/);
+  });
 });
