@@ -12,6 +12,7 @@ import { FocusStore } from '../engine/store/focusStore.js';
 import { SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
+import { ImportInputError } from '../engine/import/errors.js';
 import { ClusterSetupError, ClusterWorkerError } from '../engine/cluster/errors.js';
 import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
@@ -219,6 +220,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./reindex.js')).runReindex(rest);
     case 'report':
       return (await import('./report.js')).runReport(rest);
+    case 'import':
+      return (await import('./import.js')).runImport(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -249,6 +252,7 @@ main(process.argv.slice(2)).then(
       e instanceof ArchiveInUseError ||
       e instanceof ArchiveFormatError ||
       e instanceof ExportUsageError ||
+      e instanceof ImportInputError ||
       e instanceof SearchError ||
       e instanceof DataDirInUseError ||
       e instanceof BrowserNotFoundError ||

@@ -52,12 +52,27 @@ export async function memberAt(fh: FileHandle, offset: number): Promise<GzipMemb
   return completeMember(new FileWindow(fh, size), offset);
 }
 
+/** A complete member with all of its decompressed content (`head` is its start). */
+export interface InflatedMember extends GzipMember {
+  content: Buffer;
+}
+
+/**
+ * Reads complete members at offsets the caller chooses, through one window of the file: for a
+ * reader that must go on past a damaged member (an import), where scanGzipMembers stops.
+ */
+export async function gzipMemberReader(fh: FileHandle): Promise<{ size: number; at: (offset: number) => Promise<InflatedMember | null> }> {
+  const { size } = await fh.stat();
+  const window = new FileWindow(fh, size);
+  return { size, at: (offset) => completeMember(window, offset) };
+}
+
 /**
  * The complete member at `offset`, or null. It is inflated in one go from a window of the file,
  * doubled while the member runs past it: zlib stops at the end of the deflate stream and reports
  * in bytesWritten the input it used, which is where the trailer is.
  */
-async function completeMember(window: FileWindow, offset: number): Promise<GzipMember | null> {
+async function completeMember(window: FileWindow, offset: number): Promise<InflatedMember | null> {
   for (let min = HEAD_BYTES; ; ) {
     const bytes = await window.at(offset, min);
     const headerLength = gzipHeaderLength(bytes);
@@ -82,7 +97,7 @@ async function completeMember(window: FileWindow, offset: number): Promise<GzipM
     if (bytes.readUInt32LE(trailerAt) !== crc32(content) || bytes.readUInt32LE(trailerAt + 4) !== content.length % 2 ** 32) {
       return null;
     }
-    return { offset, length: trailerAt + 8, head: content.subarray(0, HEAD_BYTES) };
+    return { offset, length: trailerAt + 8, head: content.subarray(0, HEAD_BYTES), content };
   }
 }
 

@@ -1,26 +1,32 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { constants, gunzipSync } from 'node:zlib';
-import { warcDigest } from './digest.js';
 import { parseRequestHead, type HeaderPair } from '../fetch/headers.js';
 import { WarcError } from './errors.js';
 import { parseWarcHead } from './fields.js';
 import { OPEN_SUFFIX } from './fileNames.js';
+import { digestMatches, parseHttpResponse } from './httpBlock.js';
 import type { RecordPlace } from './types.js';
 
 const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
 
 /**
  * Reads back the payload (as received, before content decoding) of one response record that a
- * WarcWriter wrote in `dir`, with one ranged read: the file under its finished name or, while it is
- * still being written, its open name. The payload is checked against the record's
- * WARC-Payload-Digest, so a damaged file is reported, never silently used.
+ * WarcWriter wrote in `dir`, or an import copied there, with one ranged read: the file under its
+ * finished name or, while it is still being written, its open name. The payload is checked against
+ * the record's WARC-Payload-Digest (any algorithm Node has; other tools' records may keep chunked
+ * framing, which is removed and either form accepted), so a damaged file is reported, never
+ * silently used.
  */
 export async function readResponsePayload(dir: string, place: RecordPlace): Promise<Buffer> {
-  const { warc, block, httpEnd } = splitResponse(gunzip(await readMember(dir, place), place, false), place);
-  const payload = block.subarray(httpEnd + BLANK_LINE.length);
-  if (warcDigest([payload]) !== warc.get('warc-payload-digest')) throw damaged(place, 'payload does not match its digest');
-  return payload;
+  const { warc, block } = splitResponse(gunzip(await readMember(dir, place), place, false), place);
+  const http = parseHttpResponse(block);
+  if (http === null) throw damaged(place, 'no HTTP response head');
+  const declared = warc.get('warc-payload-digest');
+  if (declared !== undefined && digestMatches(declared, http.rawPayload) === false && digestMatches(declared, http.payload) === false) {
+    throw damaged(place, 'payload does not match its digest');
+  }
+  return http.payload;
 }
 
 /** A response record's head is read from the first this many bytes of its member, when it fits. */
