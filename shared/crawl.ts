@@ -131,6 +131,8 @@ export interface UrlRecord {
   topicState?: 'relevant' | 'off-topic' | 'near-duplicate' | null;
   /** The URL of the page a near-duplicate repeats. */
   duplicateOf?: string | null;
+  /** Of a near-duplicate and that page: 1 for the same main content, else the share of their SimHash bits that agree. */
+  similarity?: number | null;
   /** A rendered page's thumbnail, relative to the archive folder (`harvest list --json` only). */
   thumbnail?: string;
 }

@@ -57,7 +57,7 @@ export const ExtractFieldSchema = z
 export const NearDuplicateSchema = z
   .object({
     /** Pages whose 64-bit SimHashes differ in at most this many bits are near-duplicates. */
-    maxHamming: z.number().int().min(0).max(16).default(3),
+    maxHamming: z.number().int().min(0).max(16).default(10),
     /** Words per shingle. */
     shingle: z.number().int().min(1).max(8).default(3),
   })

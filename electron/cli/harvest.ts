@@ -181,7 +181,7 @@ async function main(argv: string[]): Promise<number> {
             const out = values.json
               ? JSON.stringify(record)
               : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}` +
-                (f?.topicState ? `\t${f.topicState}${f.duplicateOf ? ` of ${f.duplicateOf}` : ''}` : '');
+                (f?.topicState ? `\t${f.topicState}${f.duplicateOf ? ` of ${f.duplicateOf} (similarity ${f.similarity?.toFixed(2) ?? '-'})` : ''}` : '');
             if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
           }
         } finally {

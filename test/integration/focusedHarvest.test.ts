@@ -73,10 +73,12 @@ describe('focused harvest', () => {
     assert.equal(byUrl.get(truth.chain.after)?.state, 'skipped');
     assert.equal(byUrl.get(truth.chain.after)?.skipReason, 'focus:off-topic');
 
-    // Near-duplicates (same text, other date and boilerplate) point at their article.
+    // Near-duplicates (same text, other date and boilerplate) point at their article, with their similarity.
     for (const [url, of] of truth.nearDuplicates) {
       assert.equal(byUrl.get(url)?.topicState, 'near-duplicate', url);
       assert.equal(byUrl.get(url)?.duplicateOf, of, url);
+      const similarity = byUrl.get(url)!.similarity!;
+      assert.ok(similarity >= 1 - 10 / 64 && similarity <= 1, `${url}: ${similarity}`);
     }
     // The exact duplicate and its original: whichever came second repeats the first.
     for (const [a, b] of truth.exactDuplicates) {
@@ -84,6 +86,7 @@ describe('focused harvest', () => {
       const dup = pair.filter((r) => r.topicState === 'near-duplicate');
       assert.equal(dup.length, 1, `${a} / ${b}: ${pair.map((r) => r.topicState)}`);
       assert.equal(dup[0]!.duplicateOf, dup[0]!.url === a ? b : a);
+      assert.equal(dup[0]!.similarity, 1);
     }
     // Nothing else is a duplicate, every verdict agrees with the ground truth, and every page has a relevance.
     const duplicates = new Set([...truth.nearDuplicates.keys(), ...truth.exactDuplicates.keys(), ...truth.exactDuplicates.values()]);
@@ -93,6 +96,7 @@ describe('focused harvest', () => {
       if (duplicates.has(r.url)) continue;
       assert.equal(r.topicState, truth.pages.get(r.url) ? 'relevant' : 'off-topic', `${r.url} ${r.relevance}`);
       assert.equal(r.duplicateOf, null);
+      assert.equal(r.similarity, null);
     }
     // Off-topic sections are never entered: their hubs are pruned from the off-topic home pages.
     assert.ok(!judged.some((r) => /\/(transport|culture)\/./.test(r.url)));

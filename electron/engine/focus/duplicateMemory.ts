@@ -21,7 +21,7 @@ export class DuplicateMemory {
   original(hash: bigint, digest: string, self: number): number | null {
     const exact = this.byDigest(digest);
     if (exact !== null && exact !== self) return exact;
-    // A page without words has nothing to compare (every empty page would match every other).
+    // A page without a SimHash (little main content, mostly links) is compared by its digest only.
     if (hash === 0n) return null;
     const hit = this.closest(hash);
     return hit !== null && hit.value !== self ? hit.value : null;

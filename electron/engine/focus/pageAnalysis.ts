@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { Template } from '../../../shared/template.js';
 import { decodeText } from '../parse/decode.js';
 import { GenerationalCache } from '../store/generationalCache.js';
 import type { ExtractedLink } from '../parse/types.js';
+import { contentFingerprint } from './contentFingerprint.js';
 import { FieldExtractor } from './extract.js';
 import { linkScore, ownLinkScore } from './linkScore.js';
 import { NextPageLabels } from './nextPage.js';
 import { LINK_ADVANCES, LINK_NEXT_PAGE, type FocusRequest, type PageAnalysis } from './pageAnalysisTypes.js';
 import { FocusTextCollector } from './pageText.js';
 import { relevanceOf } from './relevance.js';
-import { simhash64, simhashHex } from './simhash.js';
 import { listMatcher, topicMatcher, type KeywordMatcher } from './topic.js';
 import { tokenize, urlTokens } from './tokens.js';
 
@@ -81,8 +80,7 @@ export class PageAnalyzer {
     const reachedThrough = req.level > 0 ? this.filters[req.level - 1] : undefined;
     return {
       relevance,
-      simhash: simhashHex(simhash64(words, this.shingle)),
-      digest: createHash('sha256').update(body).digest('hex'),
+      ...contentFingerprint(page.main, body, this.shingle),
       linkScores,
       linkOwn,
       linkFlags,

@@ -19,9 +19,9 @@ export const LINK_NEXT_PAGE = 2;
 /** A page's scores, computed in the document worker from the same scan that finds its links. */
 export interface PageAnalysis {
   relevance: number;
-  /** 64-bit SimHash of the page's own words, 16 hex digits. */
+  /** 64-bit SimHash of the page's main content (contentFingerprint.ts), 16 hex digits; 0 for none. */
   simhash: string;
-  /** SHA-256 of the response body: exact duplicates. */
+  /** SHA-256 of the main content's words, or of the response body for a page with none: exact duplicates. */
   digest: string;
   /** Per link, in order: its score in [0, 1), or -1 for what is not navigation (requisites). */
   linkScores: number[];

@@ -1,10 +1,12 @@
 import type { HtmlScanHandler, StartTag } from '../parse/htmlScan.js';
+import { MainContent, type MainText } from './mainContent.js';
 
 /**
  * Collects a page's own text while the document worker's tokenizer scans it for links (one scan
  * does both): the title apart, and the body without the text of links, navigation, headers,
  * footers and asides, which say what other pages are about. Bounded, so a huge page costs no more
- * than MAX_TEXT_CHARS.
+ * than MAX_TEXT_CHARS. The same scan feeds the page's main content (mainContent.ts), which near-duplicates
+ * are judged on.
  */
 const EXCLUDED = new Set(['a', 'nav', 'header', 'footer', 'aside', 'select', 'button', 'template', 'noscript']);
 export const MAX_TEXT_CHARS = 200_000;
@@ -28,12 +30,15 @@ export class FocusTextCollector implements HtmlScanHandler {
   /** Open excluded elements by name; an <a> never nests, so a stray unclosed one counts once. */
   private readonly open = new Map<string, number>();
   private excludedDepth = 0;
+  private readonly main = new MainContent(MAX_TEXT_CHARS);
 
   startTag(tag: StartTag): void {
-    if (!tag.selfClosing && !NOT_NESTING.has(tag.name)) {
+    const nests = !tag.selfClosing && !NOT_NESTING.has(tag.name);
+    if (nests) {
       this.nesting.set(tag.name, (this.nesting.get(tag.name) ?? 0) + 1);
       if (++this.depth > this.maxDepth) this.maxDepth = this.depth;
     }
+    this.main.open(tag, this.depth, nests);
     if (tag.name === 'title') this.inTitle = !tag.selfClosing;
     else if (EXCLUDED.has(tag.name) && !tag.selfClosing) {
       const n = this.open.get(tag.name) ?? 0;
@@ -50,6 +55,7 @@ export class FocusTextCollector implements HtmlScanHandler {
       this.nesting.set(name, nested - 1);
       this.depth--;
     }
+    this.main.close(name, this.depth, nested > 0);
     if (name === 'title') this.inTitle = false;
     else {
       const n = this.open.get(name) ?? 0;
@@ -66,6 +72,7 @@ export class FocusTextCollector implements HtmlScanHandler {
       if (this.title.length < MAX_TITLE_CHARS) this.title += text;
       return;
     }
+    this.main.text(text);
     if (this.excludedDepth > 0 || this.chars >= MAX_TEXT_CHARS) return;
     const piece = text.length + this.chars > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS - this.chars) : text;
     this.parts.push(piece);
@@ -79,7 +86,7 @@ export class FocusTextCollector implements HtmlScanHandler {
     if (this.parts.length > 0 && this.parts[this.parts.length - 1] !== ' ') this.parts.push(' ');
   }
 
-  result(): { title: string; text: string } {
-    return { title: this.title, text: this.parts.join('') };
+  result(): { title: string; text: string; main: MainText } {
+    return { title: this.title, text: this.parts.join(''), main: this.main.result() };
   }
 }

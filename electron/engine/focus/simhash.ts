@@ -63,14 +63,22 @@ export function simhash64(words: readonly string[], size = 3): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** Bits in which two 64-bit hashes differ (on two 32-bit halves: a lookup compares many). */
 export function hamming(a: bigint, b: bigint): number {
-  let x = a ^ b;
-  let n = 0;
-  while (x !== 0n) {
-    x &= x - 1n;
-    n++;
-  }
-  return n;
+  const x = a ^ b;
+  return popcount32(Number(x & 0xffffffffn)) + popcount32(Number((x >> 32n) & 0xffffffffn));
+}
+
+/** Of a near-duplicate and its original: 1 for the same main content, else the share of SimHash bits they agree on. */
+export function similarityOf(hash: string, digest: string, originalHash: string, originalDigest: string): number {
+  if (digest === originalDigest) return 1;
+  return 1 - hamming(BigInt(`0x${hash}`), BigInt(`0x${originalHash}`)) / 64;
 }
 
 /** 16 hex digits, as stored in the catalogue. */

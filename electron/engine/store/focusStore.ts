@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FocusCounts } from '../../../shared/crawl.js';
 import type { ExtractedRecord } from '../../../shared/extracted.js';
+import { similarityOf } from '../focus/simhash.js';
 import type { Catalogue } from './catalogue.js';
 
 /** What a focused harvest judged a page. */
@@ -31,6 +32,8 @@ export interface FocusOfUrl {
   relevance: number | null;
   topicState: TopicState | null;
   duplicateOf: string | null;
+  /** Of a near-duplicate and its original: 1 for the same main content, else the share of SimHash bits they agree on. */
+  similarity: number | null;
 }
 
 export function harvestRateOf(c: Omit<FocusCounts, 'harvestRate'>): number | null {
@@ -124,12 +127,16 @@ export class FocusStore {
     if (!this.present) return null;
     const rows = this.db
       .prepare(
-        `SELECT f.relevance, f.topic_state AS topicState, d.url AS duplicateOf
-         FROM urls u LEFT JOIN focus_pages f ON f.url_id = u.id LEFT JOIN urls d ON d.id = f.duplicate_of ORDER BY u.id`,
+        `SELECT f.relevance, f.topic_state AS topicState, d.url AS duplicateOf, f.simhash, f.digest, o.simhash AS originalHash, o.digest AS originalDigest
+         FROM urls u LEFT JOIN focus_pages f ON f.url_id = u.id LEFT JOIN urls d ON d.id = f.duplicate_of
+         LEFT JOIN focus_pages o ON o.url_id = f.duplicate_of ORDER BY u.id`,
       )
-      .iterate() as Iterable<FocusOfUrl>;
+      .iterate() as Iterable<Omit<FocusOfUrl, 'similarity'> & { simhash: string | null; digest: string | null; originalHash: string | null; originalDigest: string | null }>;
     return (function* () {
-      yield* rows;
+      for (const { simhash, digest, originalHash, originalDigest, ...r } of rows) {
+        const similarity = simhash !== null && digest !== null && originalHash !== null && originalDigest !== null ? similarityOf(simhash, digest, originalHash, originalDigest) : null;
+        yield { ...r, similarity };
+      }
     })();
   }
 

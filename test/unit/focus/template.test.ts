@@ -39,7 +39,7 @@ describe('template schema', () => {
     assert.deepEqual(t.nextPage, [...DEFAULT_NEXT_PAGE_LABELS]);
     assert.ok(t.nextPage.includes('下一页') && t.nextPage.includes('weiter') && t.nextPage.includes('»'));
     assert.equal(t.topic.threshold, 0.3);
-    assert.equal(t.nearDuplicate.maxHamming, 3);
+    assert.equal(t.nearDuplicate.maxHamming, 10);
   });
 
   it('names the field in every error', () => {
