@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS, type ExportFormat, type ExportProgress } from '../../shared/metadata.js';
+import { ExportWriteError } from '../engine/export/errors.js';
 import { EXPORTERS } from '../engine/export/exporters.js';
 import { isManifestAlgorithm, type ManifestAlgorithm } from '../engine/export/hashing.js';
 import { Archive } from '../engine/store/archive.js';
@@ -66,6 +67,10 @@ export async function runExport(args: string[]): Promise<number> {
     if (abort.signal.aborted) {
       process.stderr.write('harvest: export cancelled; nothing was written\n');
       return 130;
+    }
+    if (e instanceof ExportWriteError) {
+      process.stderr.write(`harvest: export failed: ${e.message}\n`);
+      return 1;
     }
     throw e;
   } finally {

@@ -239,11 +239,21 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+// A command whose work stopped without settling (a stream that never drains) must not exit 0 in silence.
+let settled = false;
+process.once('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write('harvest: stopped before the command finished (work was left waiting); it did not complete\n');
+  process.exitCode = 1;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (e: unknown) => {
+    settled = true;
     const usage = e instanceof UsageError;
     const known =
       usage ||

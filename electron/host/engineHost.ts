@@ -48,6 +48,8 @@ export function startEngineHost(opts: EngineHostOptions): EngineHost {
   // Slots missed while the host was closed: one run each job, now.
   scheduler.start();
   const exports = new ExportManager(jobs, opts.exporters, (e) => jobs.publish(e), new ExportLog(jobs.dataDir), opts.downloadBase ?? null);
+  // Exports killed with the last session left work folders behind; they go now, in the background.
+  void exports.sweepOrphans();
   const clusters = new ClusterWatch((e) => jobs.publish(e), opts.clusterPollMs);
   return {
     handle: createCommandHandler(jobs, exports, clusters, opts.shell),

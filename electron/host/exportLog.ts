@@ -56,6 +56,11 @@ export class ExportLog {
       .sort((a, b) => b.finishedAt.localeCompare(a.finishedAt));
   }
 
+  /** The folders exports were written into. */
+  outFolders(): string[] {
+    return [...new Set(this.entries.map((e) => path.dirname(e.outPath)))];
+  }
+
   get(exportId: string): Entry | undefined {
     return this.entries.find((e) => e.exportId === exportId);
   }

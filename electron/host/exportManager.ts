@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ExportRecord, ExportStatus, HostEvent } from '../../shared/contract.js';
 import type { ExportFormat } from '../../shared/metadata.js';
+import { sweepExportTemps } from '../engine/export/exportTemp.js';
 import type { Exporter } from '../engine/export/types.js';
 import { readMetadata } from '../engine/store/metadata.js';
 import type { ExportLog } from './exportLog.js';
@@ -27,6 +28,17 @@ export class ExportManager {
     /** Where the browser downloads a finished export file (web host only). */
     private readonly downloadBase: string | null = null,
   ) {}
+
+  /**
+   * Removes the work folders that exports killed in an earlier session left where exports are
+   * written (beside each archive by default, and wherever one was written before). Returns how many.
+   */
+  async sweepOrphans(): Promise<number> {
+    const folders = new Set([...this.jobs.list().map((j) => path.dirname(j.archiveDir)), ...(this.log?.outFolders() ?? [])]);
+    let removed = 0;
+    for (const dir of folders) removed += await sweepExportTemps(dir);
+    return removed;
+  }
 
   /** The same-origin path of a finished export's file, on the web host. */
   readonly downloadPath = (exportId: string): string | null => (this.downloadBase ? `${this.downloadBase}${encodeURIComponent(exportId)}` : null);

@@ -402,16 +402,10 @@ describe('harvest crawl of a hostile website', () => {
     const r = record('/reset');
     assert.equal(r.state, 'failed');
     // A reset is transient: two retries, then the record says so. Now and then a reset reaches the
-    // client as an orderly close (the kernel's report of it races libuv's read), which looks just
-    // like a body cut short of its Content-Length: broken framing, recorded without a retry.
-    const attempts = site.requests.get('/reset') ?? 0;
-    if (/^network: /.test(r.error ?? '')) {
-      assert.equal(attempts, 3);
-      assert.match(r.error ?? '', /\(gave up after 3 attempts\)$/);
-    } else {
-      assert.match(r.error ?? '', /^protocol: connection closed after 32768 bytes of the body \(Content-Length 65536\)/);
-      assert.ok(attempts >= 1 && attempts <= 3, `/reset requested ${attempts} times`);
-    }
+    // client as an orderly close (the kernel's report of it races libuv's read), a body cut short of
+    // its Content-Length: just as transient, so just as retried.
+    assert.equal(site.requests.get('/reset'), 3);
+    assert.match(r.error ?? '', /^network: .*\(gave up after 3 attempts\)$/);
     // Pages linked beside it were still archived.
     for (const p of ['/normal.html', '/final.html', '/busy', '/malformed.html']) assert.equal(record(p).state, 'archived');
   });

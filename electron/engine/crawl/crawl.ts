@@ -22,6 +22,7 @@ import { bestFirst, breadthFirst } from './frontierOrder.js';
 import { closeQuietly, openArchiving } from './archivingParts.js';
 import { seedsOfCapture } from './seedDiscovery.js';
 import { UrlProcessor } from './urlProcessor.js';
+import { HostHolds } from './hostHolds.js';
 import { SiteDispatch } from './siteDispatch.js';
 import { gateLimitsFor } from './politeDelay.js';
 import { describePoliteness, takeLiveControl } from './liveControl.js';
@@ -195,6 +196,7 @@ export class Crawl {
       await closeQuietly(parts);
       throw e;
     }
+    const holds = new HostHolds();
     const processor = new UrlProcessor({
       job: this.job,
       catalogue: c,
@@ -205,6 +207,7 @@ export class Crawl {
       limits: this.limits,
       inFlight: this.inFlight,
       retryBackoffMs: this.retryBackoffMs,
+      holds,
       running: () => this.state === 'running',
       pump: () => this.pump(),
     });
@@ -212,6 +215,7 @@ export class Crawl {
       job: this.job,
       catalogue: c,
       gates: this.gates,
+      holds,
       lanes: this.lanes,
       fetcher: this.fetcher,
       warc: this.warc,

@@ -17,8 +17,9 @@ export interface SiteWork {
   /** No queued rows left in the catalogue beyond those buffered, running or waiting for a retry. */
   exhausted: boolean;
   /**
-   * Rows whose last attempt failed transiently, at the back of the site's queue: each is taken when
-   * its back-off has passed and nothing else is buffered. They stay leased meanwhile.
+   * Rows whose last attempt failed transiently, by when they are due: each goes out once its
+   * back-off (or the Retry-After it was given) has passed, ahead of the site's queued rows. They
+   * stay leased meanwhile.
    */
   retries: RetryWait[];
   /** How long the site's last request took (ms), for the adaptive delay; 0 before the first. */
@@ -155,24 +156,22 @@ export class Lanes {
     if (s.retries.length === 0) s.exhausted = true;
   }
 
-  /** Puts a leased row at the back of its site's queue until `dueAtMs`. */
+  /** Keeps a leased row aside until `dueAtMs`, when it goes ahead of the site's queue. */
   retryLater(s: SiteWork, row: QueuedRow, dueAtMs: number): void {
     s.retries.push({ row, dueAtMs });
     s.retries.sort((a, b) => a.dueAtMs - b.dueAtMs);
     s.exhausted = false;
   }
 
-  /**
-   * With nothing buffered, moves the first retry whose back-off has passed into the buffer: true
-   * if one was, else ms until the next is due (Infinity when none waits).
-   */
-  takeDueRetry(s: SiteWork, nowMs: number): true | number {
+  /** Ms until the site's first retry is due: 0 when one is, Infinity when none waits. */
+  retryDueIn(s: SiteWork, nowMs: number): number {
     const first = s.retries[0];
-    if (first === undefined) return Infinity;
-    if (first.dueAtMs > nowMs) return first.dueAtMs - nowMs;
-    s.retries.shift();
-    s.buffer.push(first.row);
-    return true;
+    return first === undefined ? Infinity : Math.max(0, first.dueAtMs - nowMs);
+  }
+
+  /** Takes the site's first retry (retryDueIn said it is due); it stays leased. */
+  takeRetry(s: SiteWork): QueuedRow {
+    return s.retries.shift()!.row;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor } from '../politeness/robots.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { WarcWriter } from '../warc/writer.js';
+import type { HostHolds } from './hostHolds.js';
 import type { Lanes, SiteWork } from './lanes.js';
 import { adaptiveWait, gateLimitsFor } from './politeDelay.js';
 import type { ResponseArchiver } from './responseArchiver.js';
@@ -14,6 +15,8 @@ export interface SiteDispatchParts {
   job: Job;
   catalogue: Catalogue;
   gates: HostGates;
+  /** Hosts held by Retry-After, which no URL of theirs may pass. */
+  holds: HostHolds;
   lanes: Lanes;
   fetcher: Fetcher;
   warc: WarcWriter | null;
@@ -38,29 +41,33 @@ export class SiteDispatch {
 
   /** true: a task started; a number: ms until this site may start one; false: nothing to do now. */
   tryStart(s: SiteWork): boolean | number {
-    this.p.lanes.refill(s);
+    const { lanes } = this.p;
+    lanes.refill(s);
     if (s.processing >= this.p.job.politeness.perHostConnections) return false;
-    if (s.buffer.length === 0) {
-      const due = this.p.lanes.takeDueRetry(s, Date.now());
-      if (due !== true) return due === Infinity ? false : due;
-    }
+    // A retry whose wait has passed goes ahead of the queue: its server named the time, or the
+    // back-off did, and 8,000 new URLs must not stand in front of it.
+    const retryIn = lanes.retryDueIn(s, Date.now());
+    const idleFor = (): boolean | number => (retryIn === Infinity ? false : retryIn);
+    if (retryIn > 0 && s.buffer.length === 0) return idleFor();
     if (s.robots === null) return this.startRobots(s);
     const policy = s.robots;
     // URLs that need no request are settled here, without spending a politeness slot on them.
-    while (!policy.isAllowed(s.buffer[0]!.url)) {
+    while (retryIn > 0 && !policy.isAllowed(s.buffer[0]!.url)) {
       const row = s.buffer.shift()!;
       if (policy.unavailable === undefined) this.p.archiver.skip(row, 'robots');
       else this.p.archiver.skip(row, 'robots:unreachable', policy.unavailable);
-      this.p.lanes.refill(s);
-      if (s.buffer.length === 0) return false;
+      lanes.refill(s);
+      if (s.buffer.length === 0) return idleFor();
     }
+    const held = this.p.holds.waitMs(s.host);
+    if (held > 0) return held;
     const now = Date.now();
     const adaptive = adaptiveWait(this.p.job, s, now);
     if (adaptive > 0) return adaptive;
     const acquired = this.p.gates.tryAcquire(s.host, gateLimitsFor(this.p.job, policy));
     if (typeof acquired === 'number') return acquired;
     s.lastStartMs = now;
-    const row = s.buffer.shift()!;
+    const row = retryIn === 0 ? lanes.takeRetry(s) : s.buffer.shift()!;
     this.p.lanes.leased.add(row.id);
     s.lane.active++;
     let fetching = true;
@@ -102,7 +109,7 @@ export class SiteDispatch {
       s.robots = robotsPolicyFrom(stored, robotsUrlFor(s.site), USER_AGENT_TOKEN);
       return this.tryStart(s);
     }
-    const wait = s.robotsRetryAtMs - Date.now();
+    const wait = Math.max(s.robotsRetryAtMs - Date.now(), this.p.holds.waitMs(s.host));
     if (wait > 0) return wait;
     const acquired = this.p.gates.tryAcquire(s.host, gateLimitsFor(this.p.job, ALLOW_ALL));
     if (typeof acquired === 'number') return acquired;

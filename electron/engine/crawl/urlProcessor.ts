@@ -2,10 +2,11 @@ import { performance } from 'node:perf_hooks';
 import type { Job } from '../../../shared/job.js';
 import { FetchError } from '../fetch/errors.js';
 import type { Fetcher, FetchResponse } from '../fetch/fetcher.js';
-import { attemptsNote, retryWaitMs } from '../fetch/retry-policy.js';
+import { attemptsNote, retryAfterMs, retryWaitMs, TRANSIENT_STATUSES } from '../fetch/retry-policy.js';
 import type { Catalogue, QueuedRow } from '../store/catalogue.js';
 import { conditionalHeaders } from './captureFacts.js';
 import type { CrawlLimits } from './crawlLimits.js';
+import type { HostHolds } from './hostHolds.js';
 import type { SiteWork } from './lanes.js';
 import type { RenderedCapture } from './renderedCapture.js';
 import type { RequestHeaders } from './requestHeaders.js';
@@ -22,6 +23,7 @@ export interface UrlProcessorParts {
   /** Requests on the wire and pages rendering, abandoned by a pause. */
   inFlight: Map<AbortController, string>;
   retryBackoffMs: number;
+  holds: HostHolds;
   /** Whether the crawl is still running (a pausing crawl leaves retries to the next run). */
   running: () => boolean;
   /** Lets the crawl loop start the next request as soon as a response is in. */
@@ -50,6 +52,9 @@ export class UrlProcessor {
     try {
       res = await this.p.fetcher.fetch(row.url, { signal: abort.signal, headers: [...this.p.requestHeaders.for(row.url), ...conditionalHeaders(prev)] });
       s.lastResponseMs = res.durationMs;
+      // "Not now, and not before then" is the server's word for every URL of the host.
+      const quietMs = TRANSIENT_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after']) : null;
+      if (quietMs !== null) this.p.holds.retryAfter(s.host, quietMs);
       fetched();
       this.p.pump();
     } catch (e) {

@@ -1,4 +1,3 @@
-import { createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -8,7 +7,7 @@ import { scanGzipMembers } from '../warc/gzipMembers.js';
 import { newRecordId } from '../warc/record.js';
 import { warcinfoRecord } from '../warc/records.js';
 import { ExportUsageError } from './errors.js';
-import { finish, writeChunk } from './lines.js';
+import { createOutput, finish, writeChunk } from './lines.js';
 import type { Archive } from '../store/archive.js';
 import { finishedWarcFiles, type FinishedWarc } from './warcFiles.js';
 
@@ -96,7 +95,7 @@ export async function selectCapture(
 
   const name = `harvest-capture-${capture}-originals.warc.gz`;
   const file = path.join(workDir, name);
-  const out = createWriteStream(file);
+  const out = createOutput(file);
   let originals = 0;
   try {
     const info: Field[] = [

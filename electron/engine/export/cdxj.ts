@@ -1,9 +1,8 @@
-import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CDXIndexer, WARCParser, type WARCRecord } from 'warcio';
 import { scanGzipMembers } from '../warc/gzipMembers.js';
 import { ExportUsageError } from './errors.js';
-import { finish, writeChunk } from './lines.js';
+import { createOutput, finish, writeChunk } from './lines.js';
 import type { FinishedWarc } from './warcFiles.js';
 
 /**
@@ -22,7 +21,7 @@ export async function writeCdxj(
   opts: { signal?: AbortSignal; onBytes?: (done: number) => void },
 ): Promise<number> {
   const indexer = new PrefixedDigestIndexer({ format: 'cdxj' });
-  const out = createWriteStream(outFile);
+  const out = createOutput(outFile);
   let lines = 0;
   let before = 0;
   const emit = async (result: Record<string, unknown> | null): Promise<void> => {

@@ -1,7 +1,6 @@
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { finish, readLines, writeChunk } from './lines.js';
+import { createOutput, finish, readLines, writeChunk } from './lines.js';
 
 const DEFAULT_CHUNK_BYTES = 16 * 1024 * 1024;
 
@@ -46,7 +45,7 @@ export async function sortLines(
 
 async function writeSorted(lines: string[], file: string): Promise<void> {
   lines.sort();
-  const out = createWriteStream(file);
+  const out = createOutput(file);
   for (const line of lines) await writeChunk(out, line + '\n');
   await finish(out);
 }
@@ -55,7 +54,7 @@ async function writeSorted(lines: string[], file: string): Promise<void> {
 async function merge(runs: readonly string[], output: string, signal: AbortSignal | undefined): Promise<void> {
   const readers = runs.map((r) => readLines(r));
   const heads: (string | null)[] = await Promise.all(readers.map(async (r) => (await r.next()).value ?? null));
-  const out = createWriteStream(output);
+  const out = createOutput(output);
   let written = 0;
   for (;;) {
     let least = -1;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import type { Archive } from '../store/archive.js';
 import type { CapturePage } from '../store/catalogue.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
-import { finish, writeChunk } from './lines.js';
+import { createOutput, finish, writeChunk } from './lines.js';
 
 export interface MainPage {
   url: string;
@@ -20,7 +19,7 @@ export interface MainPage {
  */
 export async function writePages(archive: Archive, outFile: string, opts: { text?: boolean; capture?: number } = {}): Promise<MainPage | null> {
   const c = archive.catalogue;
-  const out = createWriteStream(outFile);
+  const out = createOutput(outFile);
   // Each page's visible text, as Browsertrix writes it, from the search index (when it has one).
   const index = opts.text === false ? null : TextIndex.openReadonly(archive.dir);
   const line = (p: CapturePage): string => {

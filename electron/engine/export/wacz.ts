@@ -1,7 +1,8 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HARVEST_VERSION } from '../../../shared/job.js';
 import { writeAtomically } from './atomicFile.js';
+import { makeExportTemp } from './exportTemp.js';
 import { writeCdxj } from './cdxj.js';
 import { datapackageDigestJson, datapackageJson } from './datapackage.js';
 import { sortLines } from './externalSort.js';
@@ -31,7 +32,7 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
   const out = path.resolve(outPath);
   let files = 0;
   await writeAtomically(out, signal, async (partial) => {
-    const work = await mkdtemp(path.join(path.dirname(out), '.harvest-export-'));
+    const work = await makeExportTemp(path.dirname(out));
     try {
       onProgress({ phase: 'selecting WARC records', doneBytes: 0, totalBytes: 0 });
       const warcs = await exportedWarcs(archive, opts.capture, work, signal);

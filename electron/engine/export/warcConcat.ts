@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,9 +11,11 @@ import { newRecordId } from '../warc/record.js';
 import { warcinfoRecord } from '../warc/records.js';
 import { warcOperator } from '../warc/warcinfo.js';
 import { writeAtomically } from './atomicFile.js';
+import { makeExportTemp } from './exportTemp.js';
 import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
 import { exportedWarcs } from './captureWarcs.js';
+import { createOutput, finish, writeChunk } from './lines.js';
 import { finishedWarcFiles, type FinishedWarc } from './warcFiles.js';
 
 /**
@@ -29,7 +30,7 @@ export const exportWarc: Exporter = async (archive, outPath, opts) => {
   await finishedWarcFiles(archive.warcDir);
   const out = path.resolve(outPath);
   await writeAtomically(out, signal, async (partial) => {
-    const work = await mkdtemp(path.join(path.dirname(out), '.harvest-export-'));
+    const work = await makeExportTemp(path.dirname(out));
     try {
       await concatenate(partial, await exportedWarcs(archive, opts.capture, work, signal));
     } finally {
@@ -50,15 +51,14 @@ export const exportWarc: Exporter = async (archive, outPath, opts) => {
           cb(null, chunk);
         },
       });
-    const target = createWriteStream(partial);
+    const target = createOutput(partial);
     try {
       const info = warcinfoRecord(newRecordId(), new Date(), path.basename(out), descriptionFields(opts.metadata, archive.job.name));
-      target.write(gzipSync(info));
+      await writeChunk(target, gzipSync(info));
       for (const w of warcs) await pipeline(createReadStream(w.path), counter(), target, { signal, end: false });
     } finally {
-      // A failed pipeline has destroyed the file stream already.
-      if (!target.destroyed) target.end();
-      if (!target.closed) await once(target, 'close');
+      // Throws the write error the file met last, if any (a failed pipeline has destroyed it already).
+      await finish(target);
     }
   }
 };

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { finish, readLines, writeChunk } from './lines.js';
+import { createOutput, finish, readLines, writeChunk } from './lines.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -20,8 +19,8 @@ export async function writeCompressedIndex(
   idxFile: string,
   gzName: string,
 ): Promise<void> {
-  const gz = createWriteStream(gzFile);
-  const idx = createWriteStream(idxFile);
+  const gz = createOutput(gzFile);
+  const idx = createOutput(idxFile);
   let offset = 0;
   let block: string[] = [];
   const flush = async (): Promise<void> => {

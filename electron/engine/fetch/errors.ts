@@ -4,8 +4,8 @@
  * invalid-url: not an absolute http(s) URL. timeout-connect / timeout-headers / timeout-body-idle:
  * the FetchSettings timers. deadline: the whole-request deadline. too-large: over maxResponseBytes,
  * on the wire or once decoded. decode: a Content-Encoding we could not undo. dns / tls / network:
- * the connection failed. protocol: the server's answer was not valid HTTP/1.1 (bad framing: a body
- * shorter than its Content-Length, a bad chunk size, no status line), never retried. aborted: cancelled
+ * the connection failed, or closed in the middle of a body (retried). protocol: the server's answer
+ * was not valid HTTP/1.1 (a bad chunk size, no status line), never retried. aborted: cancelled
  * by the caller's signal or by Fetcher.close().
  */
 export type FetchErrorCode =

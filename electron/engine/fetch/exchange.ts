@@ -159,14 +159,15 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   }
 
   /**
-   * A connection closed in order (not reset) in the middle of a body: the answer's framing was
-   * wrong (fewer bytes than its Content-Length, an unfinished chunk), which a retry won't mend.
+   * A connection closed in the middle of a body (fewer bytes than its Content-Length, an unfinished
+   * chunk). Transient, as a reset is: a server restarting or a reset that the kernel reported as an
+   * orderly close (the two race) looks just like this, and the next attempt usually gets it whole.
    */
   #truncated(error: Error): FetchError | null {
     if (this.#status === 0 || (error as { code?: unknown }).code !== 'UND_ERR_SOCKET') return null;
     const declared = foldHeaders(this.#rawHeaders)['content-length'];
     const framing = declared !== undefined ? `Content-Length ${declared}` : 'chunked framing';
-    return new FetchError('protocol', `connection closed after ${this.#received} bytes of the body (${framing}): ${error.message}`, false, {
+    return new FetchError('network', `connection closed after ${this.#received} bytes of the body (${framing}): ${error.message}`, true, {
       cause: error,
     });
   }

@@ -283,6 +283,21 @@ describe('Fetcher: retries', () => {
     assert.match(retries[0]?.reason ?? '', /^network: /);
   });
 
+  it('retries a connection closed in order mid-body, as it does a reset', async (t) => {
+    const server = await serve(
+      t,
+      startRawServer((socket, n) => {
+        if (n === 1) socket.end(HEAD_200('Content-Length: 1000\r\n') + 'x'.repeat(100));
+        else socket.end(HEAD_200('Content-Length: 2\r\nConnection: close\r\n') + 'ok');
+      }),
+    );
+    const retries: RetryInfo[] = [];
+    const res = await newFetcher(t).fetch(server.url, { onRetry: (info) => retries.push(info) });
+    assert.equal(res.body.toString(), 'ok');
+    assert.equal(retries.length, 1);
+    assert.match(retries[0]?.reason ?? '', /^network: connection closed after 100 bytes of the body \(Content-Length 1000\)/);
+  });
+
   it('gives up with a network error when every attempt is reset', async (t) => {
     const server = await serve(t, startRawServer(resetMidBody));
     const retries: RetryInfo[] = [];
