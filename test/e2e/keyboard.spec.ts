@@ -183,6 +183,7 @@ test('a whole harvest without the mouse: create, start, pause, resume, browse th
   await test.step('create: n opens the form, Tab walks its fields, Enter on Save', async () => {
     await page.keyboard.press('n');
     await expect(page.getByTestId('job-form')).toBeVisible();
+    await expect(page.getByTestId('job-field-name')).toBeFocused();
     await type('job-field-name', 'Typed harvest');
     await type('job-field-seeds', `${site.origin}/`);
     await type('job-field-limits.maxPages', '25');
