@@ -1,7 +1,10 @@
 import type { Page } from '@playwright/test';
 import type { CaptureSummary } from '../../shared/captures.js';
 import { expectAccessible } from './axe.js';
-import { expect, test } from './fixtures.js';
+import { expect, ownHarvest, test as shared, type WorkerFixtures } from './fixtures.js';
+
+/** A host of its own (see ownHarvest): the jobs made here stay out of the other files' way. */
+const test = shared.extend<{}, WorkerFixtures>({ harvest: ownHarvest() });
 
 /**
  * Issue 37: axe finds no WCAG 2.2 A/AA or best-practice violation on any screen or state an
@@ -157,4 +160,72 @@ test('every screen passes axe in both themes', async ({ page, harvest, site, api
   await expectAccessible(page, 'delete job confirmation');
   await page.keyboard.press('Escape');
   await expectAccessible(page, 'jobs, full');
+});
+
+/**
+ * What sticks out sideways on the page as it is: the page's own horizontal scrolling, and any
+ * visible control past the window's right edge that no scrolling container of its own holds.
+ */
+async function sideways(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px in ${width}`);
+    const scrolls = (el: Element | null): boolean => {
+      for (let e = el?.parentElement ?? null; e; e = e.parentElement) if (/auto|scroll/.test(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth) return true;
+      return false;
+    };
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href]'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.sr-only, .skip-link')) continue;
+      if ((r.left < 0 || r.right > width + 1) && !scrolls(el)) out.push(`${el.dataset.testid ?? el.tagName} at ${Math.round(r.left)}–${Math.round(r.right)} px`);
+    }
+    return out;
+  });
+}
+
+test('at 320 CSS px and at 200% zoom nothing scrolls sideways and no control is cut off (WCAG 1.4.10)', async ({ page, harvest, site, api }) => {
+  test.setTimeout(150_000);
+  await page.goto(harvest.url);
+  const created = await api<{ id: string }>('jobs.create', { job: { name: 'Narrow window', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } });
+  if (!created.ok) throw new Error(created.error.message);
+  await api('jobs.start', { id: created.value.id });
+  await expect
+    .poll(async () => {
+      const r = await api<{ id: string; status: string }[]>('jobs.list');
+      return r.ok ? r.value.find((j) => j.id === created.value.id)?.status : null;
+    }, { timeout: 60_000 })
+    .toBe('finished');
+  await page.reload();
+
+  // 1400×900 at 200% zoom lays out as 700×450 CSS px; a phone held upright as 320 CSS px.
+  for (const [label, viewport] of [['zoom200', { width: 700, height: 450 }], ['320px', { width: 320, height: 640 }]] as const) {
+    await page.setViewportSize(viewport);
+    const check = async (screen: string): Promise<void> => {
+      await page.screenshot({ path: `test-results/screenshots/${label}-${screen}.png`, fullPage: true });
+      expect.soft(await sideways(page), `${screen} at ${label}`).toEqual([]);
+    };
+    await page.getByTestId('nav-jobs').click();
+    await page.getByTestId('job-row').first().click();
+    await expect(page.getByTestId('job-summary')).toBeVisible();
+    await check('job-finished');
+    await page.getByTestId('job-new').click();
+    await check('job-form');
+    await page.getByTestId('job-form-cancel').click();
+    await page.getByTestId('nav-settings').click();
+    await check('settings');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('nav-library').click();
+    await check('library');
+    await page.getByTestId('archive-export').first().click();
+    await check('export-dialog');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('archive-open').first().click();
+    await expect(page.getByTestId('viewer-frame')).toBeVisible();
+    await check('viewer');
+    await page.getByTestId('nav-search').click();
+    await check('search');
+    await page.getByTestId('nav-report').click();
+    await check('report');
+  }
 });

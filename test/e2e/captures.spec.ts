@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { JobSummary, Reply } from '../../shared/contract.js';
+import { expectAccessible } from './axe.js';
 import { expect, test } from './fixtures.js';
 
 const SHOTS = path.join('test-results', 'screenshots');
@@ -68,6 +69,7 @@ test('an archivist browses an earlier capture of a changed page and compares its
       await expect(page.getByTestId('viewer-banner')).toContainText('as capture 1 had it');
       await expect(page.getByTestId('viewer-url')).toHaveValue(`${origin}/`);
       await shot(page, 'viewer-earlier-capture');
+      await expectAccessible(page, 'viewer-earlier-capture');
     });
 
     await test.step('following a link inside the earlier capture stays in it', async () => {
@@ -85,6 +87,7 @@ test('an archivist browses an earlier capture of a changed page and compares its
       await expect(page.getByTestId('diff-before').locator('del')).toHaveText('Friday');
       await expect(page.getByTestId('diff-after').locator('ins')).toHaveText('Saturday');
       await shot(page, 'viewer-text-diff');
+      await expectAccessible(page, 'viewer-text-diff');
       await page.getByTestId('diff-close').click();
       await page.getByTestId('timeline-latest').click();
       await expect(frame.locator('#words')).toHaveText('Monday to Saturday, nine to five.');

@@ -29,6 +29,26 @@ export interface WorkerFixtures {
 
 const SITE_PAGES = 150;
 
+/** Runs `harvest serve` on a data folder of its own for as long as the worker lives. */
+async function serveHarvest(use: (h: HarvestServe) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'harvest-e2e-data-'));
+  const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await appUrlFrom(child);
+  await use({ url, dataDir });
+  await stopChild(child);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A `harvest` fixture of its own. Test files run one after another in one worker and so share one
+ * host; a file whose jobs must stay out of the others' way (the first file expects an empty jobs
+ * list) overrides `harvest` with this. Playwright keys workers by the fixture functions, so a new
+ * function gives the file a worker, and a host, of its own.
+ */
+export function ownHarvest(): [({}, use: (h: HarvestServe) => Promise<void>) => Promise<void>, { scope: 'worker' }] {
+  return [async ({}, use) => serveHarvest(use), { scope: 'worker' }];
+}
+
 export const test = base.extend<Fixtures, WorkerFixtures>({
   site: [
     async ({}, use) => {
@@ -41,17 +61,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  harvest: [
-    async ({}, use) => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'harvest-e2e-data-'));
-      const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const url = await appUrlFrom(child);
-      await use({ url, dataDir });
-      await stopChild(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker' },
-  ],
+  harvest: [async ({}, use) => serveHarvest(use), { scope: 'worker' }],
 
   offsiteRequests: async ({ context }, use) => {
     const offsite: string[] = [];

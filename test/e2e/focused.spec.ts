@@ -1,24 +1,13 @@
-import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { startFocusSite, type FocusSite } from '../helpers/focusSite.js';
 import { expect, test } from './fixtures.js';
+import { shots } from './screenshots.js';
 
 /**
  * A focused harvest from the app: a template filled in the job form (contact details, English and
  * Chinese labels), crawled over the generated three-site test server; the progress view shows the
- * harvest rate and the job the extracted records, sortable. Screens saved at 1400×900, light and dark.
+ * harvest rate and the job the extracted records, sortable. Screens saved at 1400×900, light and dark,
+ * and checked with axe.
  */
-
-const SHOTS = path.join('test-results', 'screenshots');
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 let site: FocusSite;
 

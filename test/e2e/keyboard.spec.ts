@@ -1,6 +1,9 @@
 import type { Locator, Page } from '@playwright/test';
 import type { JobSummary, Reply } from '../../shared/contract.js';
-import { expect, test } from './fixtures.js';
+import { expect, ownHarvest, test as shared, type WorkerFixtures } from './fixtures.js';
+
+/** A host of its own (see ownHarvest): the jobs made here stay out of the other files' way. */
+const test = shared.extend<{}, WorkerFixtures>({ harvest: ownHarvest() });
 
 /**
  * Issue 37, by keyboard alone: the skip link, dialogs that take the focus, keep it (Tab and
@@ -43,7 +46,7 @@ test.beforeEach(async ({ page }) => {
 
 test('the skip link, and dialogs that take the focus, keep it, close on Escape and give it back', async ({ page, harvest }) => {
   await page.goto(harvest.url);
-  await expect(page.getByTestId('jobs-empty')).toBeVisible();
+  await expect(page.getByTestId('job-new')).toBeVisible();
 
   await test.step('the first Tab stop skips to the screen', async () => {
     await page.keyboard.press('Tab');
@@ -163,5 +166,81 @@ test('the jobs list by arrows, a confirmation by keyboard, the URL log as a grid
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('url-detail')).toBeHidden();
     await expect(row(1)).toBeFocused();
+  });
+});
+
+test('a whole harvest without the mouse: create, start, pause, resume, browse the copy, export', async ({ page, harvest, site }) => {
+  test.setTimeout(180_000);
+  await page.goto(harvest.url);
+  await expect(page.getByTestId('job-new')).toBeVisible();
+  const status = page.getByTestId('job-detail-status');
+  const type = async (testId: string, text: string): Promise<void> => {
+    await tabTo(page, testId);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(text);
+  };
+
+  await test.step('create: n opens the form, Tab walks its fields, Enter on Save', async () => {
+    await page.keyboard.press('n');
+    await expect(page.getByTestId('job-form')).toBeVisible();
+    await expect(page.getByTestId('job-field-name')).toBeFocused();
+    await type('job-field-name', 'Typed harvest');
+    await type('job-field-seeds', `${site.origin}/`);
+    await type('job-field-limits.maxPages', '25');
+    await type('job-field-politeness.perHostConnections', '1');
+    await type('job-field-politeness.delayMs', '150');
+    await tabTo(page, 'job-form-save');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('job-form')).toBeHidden();
+    await expect(page.getByTestId('job-name')).toHaveText('Typed harvest');
+  });
+
+  await test.step('start, pause and resume with Enter and Space', async () => {
+    await tabTo(page, 'job-start');
+    await page.keyboard.press('Enter');
+    await expect(status).toHaveText(/running/);
+    await tabTo(page, 'job-pause');
+    await expectFocusRing(page.getByTestId('job-pause'));
+    await page.keyboard.press('Space');
+    await expect(status).toHaveText(/paused/, { timeout: 30_000 });
+    await tabTo(page, 'job-resume');
+    await page.keyboard.press('Space');
+    await expect(status).toHaveText(/finished/, { timeout: 90_000 });
+  });
+
+  await test.step('browse: a page from the list, into the archived page and out again', async () => {
+    await tabTo(page, 'job-browse');
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'page-item');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('viewer-url')).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\//);
+    // Tab enters the frame: the archived page's first link has the focus.
+    await tabTo(page, 'viewer-frame');
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    await expect.poll(() => frame.evaluate(() => document.activeElement?.tagName)).toBe('A');
+    // Shift+Tab from there leaves it, back to the app.
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focusedId(page)).not.toBe('viewer-frame');
+  });
+
+  await test.step('export from the library; Escape closes the dialog on its opener', async () => {
+    await tabTo(page, 'nav-library', { back: true });
+    await page.keyboard.press('Enter');
+    // Tab along the rows' Export buttons to this archive's.
+    const exportIt = page.getByRole('row', { name: /Typed harvest/ }).getByTestId('archive-export');
+    for (let i = 0; i < 10 && !(await exportIt.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+      await tabTo(page, 'archive-export');
+    }
+    await expectFocusRing(exportIt);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('export-dialog')).toBeVisible();
+    await expect(page.getByTestId('export-format-wacz')).toBeFocused();
+    await tabTo(page, 'export-start');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('export-status')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('export-dialog')).toBeHidden();
+    await expect(exportIt).toBeFocused();
   });
 });

@@ -85,7 +85,7 @@ function ClusterProgress({ status: s }: { status: ClusterStatus }) {
   const c = s.counts;
   return (
     <section className="progress" aria-label="Progress" data-testid="cluster-progress">
-      <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Harvest progress">
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
       <p className="progress-line">

@@ -64,6 +64,8 @@ export function JobForm({ mode, onDone }: Props) {
     return () => window.removeEventListener('beforeunload', onUnload);
   }, [dirty]);
   useEffect(() => () => useNav.getState().setFormDirty(false), []);
+  // Opened by n or New job, the form starts on its first field, where a keyboard user types next (WCAG 2.4.3).
+  useEffect(() => document.getElementById(`job-${FIELDS[0]!.path.replace(/\./g, '-')}`)?.focus(), []);
   const twins = useJobs(useShallow(selectJobsLike(String(draft.name ?? ''), linesOf(draft.seeds), editing?.id)));
   const shown = issuesByField([...local.issues.filter((i) => submitted || touched[fieldOf(i.path)]), ...hostIssues]);
 

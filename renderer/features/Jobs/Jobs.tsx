@@ -132,7 +132,8 @@ function JobDetail({ id }: { id: string }) {
           </div>
         </div>
         <div className="detail-actions">
-          <span className={`status status-${job.status}`} data-testid="job-detail-status">
+          {/* A live region: running, paused, finished… are read out as they happen. */}
+          <span className={`status status-${job.status}`} role="status" data-testid="job-detail-status">
             {job.status}
           </span>
           <RunControls id={id} status={job.status} />

@@ -55,13 +55,13 @@ export function TextDiff({ jobId, url, from, to, onClose }: Props) {
         </p>
         <div className="diff-columns">
           <section aria-label={`Capture ${from}`}>
-            <h4>Capture {from}</h4>
+            <h3>Capture {from}</h3>
             <pre className="diff-text" data-testid="diff-before">
               {d.left.map((p, i) => (p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>))}
             </pre>
           </section>
           <section aria-label={`Capture ${to}`}>
-            <h4>Capture {to}</h4>
+            <h3>Capture {to}</h3>
             <pre className="diff-text" data-testid="diff-after">
               {d.right.map((p, i) => (p.added ? <ins key={i}>{p.value}</ins> : <span key={i}>{p.value}</span>))}
             </pre>
@@ -74,9 +74,9 @@ export function TextDiff({ jobId, url, from, to, onClose }: Props) {
   return (
     <div className="text-diff" role="region" aria-label="Text differences" data-testid="text-diff">
       <div className="row">
-        <h3>
+        <h2>
           Visible text, capture {from} and capture {to}
-        </h3>
+        </h2>
         <button onClick={onClose} data-testid="diff-close">
           Close
         </button>
