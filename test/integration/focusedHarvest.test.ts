@@ -138,7 +138,7 @@ describe('focused harvest', () => {
     // One CSV row per page, a column per field.
     const csv = spawnSync(process.execPath, [CLI, 'extract', archive, '--format', 'csv'], { encoding: 'utf8' });
     const [header, ...body] = csv.stdout.trim().split('\r\n');
-    assert.equal(header, ['url', 'capture', ...CONTACT_FIELDS.flatMap((f) => [f, `${f}_confidence`])].join(','));
+    assert.equal(header, ['url', 'capture', 'duplicate_of', ...CONTACT_FIELDS.flatMap((f) => [f, `${f}_confidence`])].join(','));
     assert.equal(body.length, rows.length);
     assert.ok(rows.length >= site.truth.contacts.size);
   });

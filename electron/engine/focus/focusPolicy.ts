@@ -69,7 +69,8 @@ export class FocusPolicy {
     if (before !== null) this.count(before, -1);
     this.store.putPage({ urlId: row.id, relevance: v.relevance, topicState: v.topicState, duplicateOf: v.duplicateOf, simhash: a.simhash, digest: a.digest });
     this.count(v.topicState, 1);
-    if (a.fields !== null && a.fields.length > 0 && v.topicState !== 'near-duplicate') this.store.putExtracted(row.id, row.url, capture, a.fields);
+    // A near-duplicate's rows too: they point at its original (FocusStore.iterateRecords).
+    if (a.fields !== null && a.fields.length > 0) this.store.putExtracted(row.id, row.url, capture, a.fields);
   }
 
   private count(state: TopicState, by: number): void {

@@ -20,6 +20,8 @@ export interface FocusPageRow {
 export interface ExtractedRow {
   url: string;
   capture: string;
+  /** The URL of the page it repeats, for a near-duplicate's row. */
+  duplicateOf: string | null;
   field: string;
   value: string;
   confidence: number;
@@ -144,7 +146,10 @@ export class FocusStore {
   *iterateExtracted(): Generator<ExtractedRow> {
     if (!this.present) return;
     yield* this.db
-      .prepare('SELECT url, capture, field, value, confidence FROM extracted ORDER BY url_id, capture, field')
+      .prepare(
+        `SELECT e.url, e.capture, d.url AS duplicateOf, e.field, e.value, e.confidence FROM extracted e
+         LEFT JOIN focus_pages f ON f.url_id = e.url_id LEFT JOIN urls d ON d.id = f.duplicate_of ORDER BY e.url_id, e.capture, e.field`,
+      )
       .iterate() as Iterable<ExtractedRow>;
   }
 
@@ -154,7 +159,7 @@ export class FocusStore {
     for (const r of this.iterateExtracted()) {
       if (current === null || current.url !== r.url || current.capture !== r.capture) {
         if (current !== null) yield current;
-        current = { url: r.url, capture: r.capture, fields: {} };
+        current = { url: r.url, capture: r.capture, duplicateOf: r.duplicateOf, fields: {} };
       }
       current.fields[r.field] = { value: r.value, confidence: r.confidence };
     }

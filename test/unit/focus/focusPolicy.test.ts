@@ -29,12 +29,13 @@ function analysis(a: Partial<PageAnalysis>): PageAnalysis {
 }
 
 describe('focus policy', () => {
-  it('reads a URL level from its score and extracts on the last level only', () => {
+  it('reads a URL level from its score and asks for fields on every level (the analyser reads final and relevant pages)', () => {
     const { policy } = setup({ extract: { phone: { keywords: ['phone'] } } });
     assert.equal(policy.levelOf({ score: 0.999 }), 0);
     assert.equal(policy.levelOf({ score: 1.2 }), 1);
     assert.equal(policy.levelOf({ score: 7.5 }), 2);
-    assert.deepEqual(policy.request(row(1, 0.5)), { level: 0, extract: false });
+    assert.deepEqual(policy.request(row(1, 0.5)), { level: 0, extract: true });
+    assert.deepEqual(policy.request(row(1, 0.5), false), { level: 0, extract: false });
     assert.deepEqual(policy.request(row(1, 2.5)), { level: 2, extract: true });
   });
 
@@ -83,6 +84,26 @@ describe('focus policy', () => {
     const again = new FocusPolicy(parseTemplate({ topic: { keywords: ['flood'] } }), new FocusStore(catalogue));
     assert.equal(again.judge(row(30, 0.5), analysis({ simhash: simhashHex(base ^ 1n) })).duplicateOf, 1);
     assert.deepEqual(again.counts(), { relevantPages: 1, offTopicPages: 0, nearDuplicates: 0, harvestRate: 1 });
+  });
+
+  it('records the fields of a near-duplicate too, its record naming the original', () => {
+    const { catalogue, policy } = setup({ extract: { phone: { keywords: ['phone'] } } });
+    const [a, b] = ['http://a.test/contact', 'http://a.test/contact?utm_source=x'].map(
+      (url) => catalogue.insert({ url, site: 'http://a.test', depth: 0, state: 'queued', requisite: false, parentId: null, via: null, typeHint: 'html', redirectHops: 0, skipReason: null }),
+    );
+    const fields = [{ field: 'phone', value: '01632 960 123', confidence: 0.8 }];
+    for (const u of [a!, b!]) {
+      const r = { ...row(u.id, 2.5), url: u.url };
+      const page = analysis({ relevance: 0.9, digest: 'same', fields });
+      catalogue.transaction(() => policy.record(r, policy.judge(r, page), page, '2025-01-01T00:00:00.000Z'));
+    }
+    assert.deepEqual(
+      [...new FocusStore(catalogue).iterateRecords()].map((r) => [r.url, r.duplicateOf, r.fields['phone']?.value]),
+      [
+        [a!.url, null, '01632 960 123'],
+        [b!.url, a!.url, '01632 960 123'],
+      ],
+    );
   });
 
   it('admits seeds with the crawl probability and draws the skipped ones again in the next run', () => {
