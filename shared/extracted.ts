@@ -23,7 +23,30 @@ export const ExtractedTableSchema = z.object({
   truncated: z.boolean(),
 });
 
+/**
+ * What an archivist checks a focused harvest's output by (`harvest extract --format report`): per
+ * field, how many pages held it, how many values were found, and a few to look at; and the
+ * near-duplicate groups, each original with its copies and their similarity.
+ */
+export const FocusReportSchema = z.object({
+  fields: z.array(
+    z.object({
+      field: z.string(),
+      pages: z.number().int().nonnegative(),
+      values: z.number().int().nonnegative(),
+      sample: z.array(z.object({ url: z.string(), value: z.string() })),
+    }),
+  ),
+  nearDuplicates: z.array(
+    z.object({
+      original: z.string(),
+      copies: z.array(z.object({ url: z.string(), similarity: z.number().min(0).max(1) })).min(1),
+    }),
+  ),
+});
+
 export type ExtractedRecord = z.infer<typeof ExtractedRecordSchema>;
+export type FocusReport = z.infer<typeof FocusReportSchema>;
 export type ExtractedTable = z.infer<typeof ExtractedTableSchema>;
 
 /** RFC 4180: quoted when it holds a comma, quote or line break. */

@@ -28,6 +28,7 @@ export class FocusPolicy {
     this.rules = new FocusJudge(template);
     this.memory = new DuplicateMemory(template.nearDuplicate.maxHamming);
     for (const p of store.originals()) this.memory.add(BigInt(`0x${p.simhash}`), p.digest, p.urlId);
+    for (const id of store.distinct()) this.memory.keepApart(id);
     const { harvestRate: _, ...tally } = store.counts();
     this.tally = tally;
   }

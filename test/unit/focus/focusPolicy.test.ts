@@ -8,7 +8,9 @@ import { FocusPolicy } from '../../../electron/engine/focus/focusPolicy.js';
 import { LINK_ADVANCES, LINK_NEXT_PAGE, type PageAnalysis } from '../../../electron/engine/focus/pageAnalysisTypes.js';
 import { simhashHex } from '../../../electron/engine/focus/simhash.js';
 import { Catalogue, type QueuedRow } from '../../../electron/engine/store/catalogue.js';
+import { focusReport } from '../../../electron/engine/store/focusReport.js';
 import { FocusStore } from '../../../electron/engine/store/focusStore.js';
+import { FocusReportSchema } from '../../../shared/extracted.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'harvest-focus-policy-'));
 let n = 0;
@@ -86,12 +88,12 @@ describe('focus policy', () => {
     assert.deepEqual(again.counts(), { relevantPages: 1, offTopicPages: 0, nearDuplicates: 0, harvestRate: 1 });
   });
 
-  it('records the fields of a near-duplicate too, its record naming the original', () => {
+  it('records the fields of a near-duplicate too, its record naming the original; the report counts pages and values and groups the copies', () => {
     const { catalogue, policy } = setup({ extract: { phone: { keywords: ['phone'] } } });
     const [a, b] = ['http://a.test/contact', 'http://a.test/contact?utm_source=x'].map(
       (url) => catalogue.insert({ url, site: 'http://a.test', depth: 0, state: 'queued', requisite: false, parentId: null, via: null, typeHint: 'html', redirectHops: 0, skipReason: null }),
     );
-    const fields = [{ field: 'phone', value: '01632 960 123', confidence: 0.8 }];
+    const fields = [{ field: 'phone', value: '01632 960 123\n01632 960 124', confidence: 0.8 }];
     for (const u of [a!, b!]) {
       const r = { ...row(u.id, 2.5), url: u.url };
       const page = analysis({ relevance: 0.9, digest: 'same', fields });
@@ -100,10 +102,36 @@ describe('focus policy', () => {
     assert.deepEqual(
       [...new FocusStore(catalogue).iterateRecords()].map((r) => [r.url, r.duplicateOf, r.fields['phone']?.value]),
       [
-        [a!.url, null, '01632 960 123'],
-        [b!.url, a!.url, '01632 960 123'],
+        [a!.url, null, '01632 960 123\n01632 960 124'],
+        [b!.url, a!.url, '01632 960 123\n01632 960 124'],
       ],
     );
+    const report = FocusReportSchema.parse(focusReport(new FocusStore(catalogue), ['phone', 'email']));
+    assert.deepEqual(report, {
+      fields: [
+        {
+          field: 'phone',
+          pages: 2,
+          values: 4,
+          sample: [
+            { url: a!.url, value: '01632 960 123' },
+            { url: a!.url, value: '01632 960 124' },
+            { url: b!.url, value: '01632 960 123' },
+            { url: b!.url, value: '01632 960 124' },
+          ],
+        },
+        { field: 'email', pages: 0, values: 0, sample: [] },
+      ],
+      nearDuplicates: [{ original: a!.url, copies: [{ url: b!.url, similarity: 1 }] }],
+    });
+    // A false flag marked as such: the next run judges the page as an original, and only that page.
+    const store = new FocusStore(catalogue);
+    assert.equal(store.markDistinct(a!.id), false, 'an original has no flag to mark');
+    assert.equal(store.markDistinct(b!.id), true);
+    const next = new FocusPolicy(parseTemplate({ topic: { keywords: ['flood'] }, extract: { phone: { keywords: ['phone'] } } }), new FocusStore(catalogue));
+    const again = analysis({ relevance: 0.9, digest: 'same' });
+    assert.equal(next.judge({ ...row(b!.id, 2.5), url: b!.url }, again).duplicateOf, null);
+    assert.equal(next.judge(row(99, 2.5), again).duplicateOf, a!.id);
   });
 
   it('admits seeds with the crawl probability and draws the skipped ones again in the next run', () => {
