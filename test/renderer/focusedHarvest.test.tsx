@@ -122,13 +122,15 @@ describe('extracted records', () => {
       render(<ExtractedRecords id="j1" version="finished" />);
     });
     assert.deepEqual(api.callsTo('archives.extracted'), [{ id: 'j1', limit: 10_000 }]);
-    const firstColumn = () => [...screen.getByTestId('extracted-table').querySelectorAll('tbody tr')].map((tr) => tr.querySelector('td')!.textContent);
+    const firstColumn = () => [...screen.getByTestId('extracted-table').querySelectorAll('tbody tr')].map((tr) => tr.querySelector('td')!.firstChild!.textContent);
     assert.deepEqual(firstColumn(), ['http://a.test/contact', 'http://b.test/contact', 'http://c.test/about']);
     fireEvent.click(screen.getByTestId('extracted-sort-phone'));
     assert.deepEqual(firstColumn(), ['http://a.test/contact', 'http://b.test/contact', 'http://c.test/about'], '+44 before 010, the empty phone last');
     fireEvent.click(screen.getByTestId('extracted-sort-phone'));
     assert.deepEqual(firstColumn(), ['http://b.test/contact', 'http://a.test/contact', 'http://c.test/about']);
     assert.equal(screen.getByTestId('extracted-count').textContent, '3 records');
+    // A near-duplicate's record names the page it repeats.
+    assert.deepEqual(screen.getAllByTestId('extracted-repeats').map((e) => e.textContent), ['near-duplicate of http://b.test/contact']);
     assert.deepEqual(
       sorted(TABLE.records, 'email', true).map((r) => r.url),
       ['http://a.test/contact', 'http://c.test/about', 'http://b.test/contact'],
