@@ -38,7 +38,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   captures: 'harvest captures <archive-dir> [--json]',
   stats: 'harvest stats <archive-dir> [--json]',
   list: 'harvest list <archive-dir> [--json]',
-  extract: 'harvest extract <archive-dir> [--format csv|json]',
+  extract: 'harvest extract <archive-dir> [--format csv|json|report] [--not-duplicate <url>]...',
   export: 'harvest export <archive-dir> --format wacz|warc|zip|bagit --out <path> [--capture N] [--include-mirror] [--no-page-text] [--bag-checksums <algs>] [--quiet]',
   metadata: METADATA_USAGE,
   verify: VERIFY_USAGE,

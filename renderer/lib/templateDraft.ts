@@ -34,7 +34,7 @@ export const TEMPLATE_FIELDS: TemplateFieldDef[] = [
   { key: 'filters', path: 'filters', label: 'Filter levels', kind: 'lines', help: 'One level per line, its keywords separated by commas' },
   { key: 'nextPage', path: 'nextPage', label: 'Next-page labels', kind: 'text', help: 'Separated by commas; empty: next, next page, ›, », 下一页, 下页, suivant, weiter' },
   { key: 'extract', path: 'extract', label: 'Fields to extract', kind: 'lines', help: "One per line: 'name: label, label /regex/' (the regex is optional)" },
-  { key: 'maxHamming', path: 'nearDuplicate', label: 'Near-duplicate distance (bits)', kind: 'text', help: 'SimHash bits two near-duplicates differ in at most; empty: 3' },
+  { key: 'maxHamming', path: 'nearDuplicate', label: 'Near-duplicate distance (bits)', kind: 'text', help: 'SimHash bits (of their main content) two near-duplicates differ in at most; empty: 10' },
   { key: 'search', path: 'seeds.search', label: 'Seed search URLs', kind: 'lines', help: 'A site search page per line, {q} for the keyword and {page} for the result page' },
   { key: 'sitemaps', path: 'seeds.sitemaps', label: "Seeds from the sites' sitemaps", kind: 'bool', help: "robots.txt 'Sitemap:' lines, else /sitemap.xml" },
 ];

@@ -155,7 +155,7 @@ describe('focused cluster harvest', { timeout: 120_000 }, () => {
     const records = (archive: string): Omit<ExtractedRecord, 'capture'>[] => {
       const out = spawnSync(process.execPath, [CLI, 'extract', archive, '--format', 'json'], { encoding: 'utf8' });
       assert.equal(out.status, 0, out.stderr);
-      return (JSON.parse(out.stdout) as ExtractedRecord[]).map(({ url, fields }) => ({ url, fields })).sort((a, b) => (a.url < b.url ? -1 : 1));
+      return (JSON.parse(out.stdout) as ExtractedRecord[]).map(({ url, duplicateOf, fields }) => ({ url, duplicateOf, fields })).sort((a, b) => (a.url < b.url ? -1 : 1));
     };
     const exported = await exportedArchive(db, store);
     const want = records(localArchive);

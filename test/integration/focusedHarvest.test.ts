@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlStats, UrlRecord } from '../../shared/crawl.js';
+import { FocusReportSchema } from '../../shared/extracted.js';
 import { CLI } from '../helpers/benchSite.js';
 import { CONTACT_FIELDS, CONTACT_TEMPLATE, FLOOD_TEMPLATE, startFocusSite, type FocusSite } from '../helpers/focusSite.js';
 import { listRecords, readArchiveStats, runHarvest } from '../helpers/harvestCli.js';
@@ -109,6 +110,22 @@ describe('focused harvest', () => {
     assert.equal(stats.offTopicPages, count('off-topic'));
     assert.equal(stats.nearDuplicates, count('near-duplicate'));
     assert.equal(stats.harvestRate, count('relevant') / judged.length);
+
+    // The report groups each copy under its original, with their similarity.
+    const report = spawnSync(process.execPath, [CLI, 'extract', archive, '--format', 'report'], { encoding: 'utf8' });
+    const groups = FocusReportSchema.parse(JSON.parse(report.stdout)).nearDuplicates;
+    for (const [url, of] of truth.nearDuplicates) assert.ok(groups.find((g) => g.original === of)?.copies.some((c) => c.url === url && c.similarity > 0.8), url);
+    assert.equal(groups.reduce((n, g) => n + g.copies.length, 0), count('near-duplicate'));
+    // A flag marked false is remembered: the re-crawl judges that page as an original, the others as before.
+    const [flagged, ...others] = [...truth.nearDuplicates.keys()];
+    const mark = spawnSync(process.execPath, [CLI, 'extract', archive, '--not-duplicate', flagged!], { encoding: 'utf8' });
+    assert.equal(mark.status, 0, mark.stderr);
+    assert.equal(spawnSync(process.execPath, [CLI, 'extract', archive, '--not-duplicate', truth.chain.stop], { encoding: 'utf8' }).status, 2, 'only a flagged page');
+    assert.equal((await runHarvest(['recrawl', archive, '--quiet'])).status, 0);
+    const after = new Map((listRecords(archive) as FocusRecord[]).map((r) => [r.url, r]));
+    assert.equal(after.get(flagged!)?.topicState, 'relevant');
+    assert.equal(after.get(flagged!)?.duplicateOf, null);
+    for (const url of others) assert.equal(after.get(url)?.topicState, 'near-duplicate', url);
   });
 
   it('extracts contact fields with precision and recall of at least 0.9 per field', async () => {
@@ -138,7 +155,7 @@ describe('focused harvest', () => {
     // One CSV row per page, a column per field.
     const csv = spawnSync(process.execPath, [CLI, 'extract', archive, '--format', 'csv'], { encoding: 'utf8' });
     const [header, ...body] = csv.stdout.trim().split('\r\n');
-    assert.equal(header, ['url', 'capture', ...CONTACT_FIELDS.flatMap((f) => [f, `${f}_confidence`])].join(','));
+    assert.equal(header, ['url', 'capture', 'duplicate_of', ...CONTACT_FIELDS.flatMap((f) => [f, `${f}_confidence`])].join(','));
     assert.equal(body.length, rows.length);
     assert.ok(rows.length >= site.truth.contacts.size);
   });

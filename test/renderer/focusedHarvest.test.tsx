@@ -106,9 +106,9 @@ const TABLE: ExtractedTable = {
   fields: ['phone', 'email'],
   truncated: false,
   records: [
-    { url: 'http://b.test/contact', capture: '2026-11-25T10:00:00.000Z', fields: { phone: { value: '010-6512 3456', confidence: 0.95 } } },
-    { url: 'http://a.test/contact', capture: '2026-11-25T10:00:01.000Z', fields: { phone: { value: '+44 1632 960001', confidence: 0.8 }, email: { value: 'a@a.test', confidence: 0.95 } } },
-    { url: 'http://c.test/about', capture: '2026-11-25T10:00:02.000Z', fields: { email: { value: 'x, "y"@c.test', confidence: 0.5 } } },
+    { url: 'http://b.test/contact', capture: '2026-11-25T10:00:00.000Z', duplicateOf: null, fields: { phone: { value: '010-6512 3456', confidence: 0.95 } } },
+    { url: 'http://a.test/contact', capture: '2026-11-25T10:00:01.000Z', duplicateOf: 'http://b.test/contact', fields: { phone: { value: '+44 1632 960001', confidence: 0.8 }, email: { value: 'a@a.test', confidence: 0.95 } } },
+    { url: 'http://c.test/about', capture: '2026-11-25T10:00:02.000Z', duplicateOf: null, fields: { email: { value: 'x, "y"@c.test', confidence: 0.5 } } },
   ],
 };
 
@@ -122,23 +122,25 @@ describe('extracted records', () => {
       render(<ExtractedRecords id="j1" version="finished" />);
     });
     assert.deepEqual(api.callsTo('archives.extracted'), [{ id: 'j1', limit: 10_000 }]);
-    const firstColumn = () => [...screen.getByTestId('extracted-table').querySelectorAll('tbody tr')].map((tr) => tr.querySelector('td')!.textContent);
+    const firstColumn = () => [...screen.getByTestId('extracted-table').querySelectorAll('tbody tr')].map((tr) => tr.querySelector('td')!.firstChild!.textContent);
     assert.deepEqual(firstColumn(), ['http://a.test/contact', 'http://b.test/contact', 'http://c.test/about']);
     fireEvent.click(screen.getByTestId('extracted-sort-phone'));
     assert.deepEqual(firstColumn(), ['http://a.test/contact', 'http://b.test/contact', 'http://c.test/about'], '+44 before 010, the empty phone last');
     fireEvent.click(screen.getByTestId('extracted-sort-phone'));
     assert.deepEqual(firstColumn(), ['http://b.test/contact', 'http://a.test/contact', 'http://c.test/about']);
     assert.equal(screen.getByTestId('extracted-count').textContent, '3 records');
+    // A near-duplicate's record names the page it repeats.
+    assert.deepEqual(screen.getAllByTestId('extracted-repeats').map((e) => e.textContent), ['near-duplicate of http://b.test/contact']);
     assert.deepEqual(
       sorted(TABLE.records, 'email', true).map((r) => r.url),
       ['http://a.test/contact', 'http://c.test/about', 'http://b.test/contact'],
     );
     assert.equal(
       csvOf(TABLE, sorted(TABLE.records, 'url', false)),
-      'url,capture,phone,phone_confidence,email,email_confidence\r\n' +
-        'http://c.test/about,2026-11-25T10:00:02.000Z,,,"x, ""y""@c.test",0.5\r\n' +
-        'http://b.test/contact,2026-11-25T10:00:00.000Z,010-6512 3456,0.95,,\r\n' +
-        "http://a.test/contact,2026-11-25T10:00:01.000Z,'+44 1632 960001,0.8,a@a.test,0.95\r\n", // kept as text, not a formula
+      'url,capture,duplicate_of,phone,phone_confidence,email,email_confidence\r\n' +
+        'http://c.test/about,2026-11-25T10:00:02.000Z,,,,"x, ""y""@c.test",0.5\r\n' +
+        'http://b.test/contact,2026-11-25T10:00:00.000Z,,010-6512 3456,0.95,,\r\n' +
+        "http://a.test/contact,2026-11-25T10:00:01.000Z,http://b.test/contact,'+44 1632 960001,0.8,a@a.test,0.95\r\n", // kept as text, not a formula
     );
   });
 });

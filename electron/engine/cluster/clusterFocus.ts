@@ -92,7 +92,7 @@ export class ClusterFocus {
         simhash: a.simhash,
         digest: a.digest,
         capture: p.capture,
-        fields: v.topicState === 'near-duplicate' ? [] : (a.fields ?? []),
+        fields: a.fields ?? [],
       });
     }
     await putFocusPages(c, writes);

@@ -9,6 +9,8 @@ import { NearDuplicateIndex } from './simhash.js';
 export class DuplicateMemory {
   private readonly near: NearDuplicateIndex<number>;
   private readonly digests = new Map<string, number>();
+  /** Pages a person marked as no near-duplicate: never judged one again. */
+  private readonly apart = new Set<number>();
 
   constructor(
     readonly maxHamming: number,
@@ -19,6 +21,7 @@ export class DuplicateMemory {
 
   /** The page (URL id) that `hash`/`digest` repeats, never `self` (a page met again in a re-crawl); null if none. */
   original(hash: bigint, digest: string, self: number): number | null {
+    if (this.isApart(self)) return null;
     const exact = this.byDigest(digest);
     if (exact !== null && exact !== self) return exact;
     // A page without a SimHash (little main content, mostly links) is compared by its digest only.
@@ -31,6 +34,15 @@ export class DuplicateMemory {
   add(hash: bigint, digest: string, id: number): void {
     if (hash !== 0n) this.near.add(hash, id);
     if (this.byDigest(digest) === null) this.digests.set(digest, id);
+  }
+
+  /** Page `id` is an original whatever it repeats (its flag was marked false). */
+  keepApart(id: number): void {
+    this.apart.add(id);
+  }
+
+  private isApart(id: number): boolean {
+    return this.apart.has(id) || (this.parent?.isApart(id) ?? false);
   }
 
   private byDigest(digest: string): number | null {

@@ -49,10 +49,13 @@ export class FocusJudge {
     return Math.min(this.finalLevel, Math.max(0, Math.floor(score ?? 0)));
   }
 
-  /** What the document worker is asked for; `extract` false: the previous capture's fields stand. */
+  /**
+   * What the document worker is asked for; `extract` false: the previous capture's fields stand.
+   * Fields are read from final pages and from relevant pages of any level (PageAnalyzer).
+   */
   request(score: number | null | undefined, extract = true): FocusRequest {
     const level = this.levelOf(score);
-    return { level, extract: extract && level === this.finalLevel && Object.keys(this.template.extract).length > 0 };
+    return { level, extract: extract && Object.keys(this.template.extract).length > 0 };
   }
 
   /** Judges page `id` against `memory`, which remembers it unless it repeats a page already there. */

@@ -28,6 +28,7 @@ export class FocusPolicy {
     this.rules = new FocusJudge(template);
     this.memory = new DuplicateMemory(template.nearDuplicate.maxHamming);
     for (const p of store.originals()) this.memory.add(BigInt(`0x${p.simhash}`), p.digest, p.urlId);
+    for (const id of store.distinct()) this.memory.keepApart(id);
     const { harvestRate: _, ...tally } = store.counts();
     this.tally = tally;
   }
@@ -69,7 +70,8 @@ export class FocusPolicy {
     if (before !== null) this.count(before, -1);
     this.store.putPage({ urlId: row.id, relevance: v.relevance, topicState: v.topicState, duplicateOf: v.duplicateOf, simhash: a.simhash, digest: a.digest });
     this.count(v.topicState, 1);
-    if (a.fields !== null && a.fields.length > 0 && v.topicState !== 'near-duplicate') this.store.putExtracted(row.id, row.url, capture, a.fields);
+    // A near-duplicate's rows too: they point at its original (FocusStore.iterateRecords).
+    if (a.fields !== null && a.fields.length > 0) this.store.putExtracted(row.id, row.url, capture, a.fields);
   }
 
   private count(state: TopicState, by: number): void {

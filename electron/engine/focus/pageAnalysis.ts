@@ -27,11 +27,15 @@ export class PageAnalyzer {
   private readonly next: NextPageLabels;
   private readonly extractor: FieldExtractor;
   private readonly shingle: number;
+  private readonly finalLevel: number;
+  private readonly threshold: number;
   private readonly anchorWords = new GenerationalCache<string, string[]>(LINK_MEMO);
   private readonly urlWords = new GenerationalCache<string, string[]>(LINK_MEMO);
 
   constructor(template: Template) {
     this.shingle = template.nearDuplicate.shingle;
+    this.finalLevel = template.filters.length;
+    this.threshold = template.topic.threshold;
     this.topic = topicMatcher(template);
     this.filters = template.filters.map(listMatcher);
     this.next = new NextPageLabels(template.nextPage);
@@ -78,6 +82,8 @@ export class PageAnalyzer {
       linkFlags.push(flags);
     }
     const reachedThrough = req.level > 0 ? this.filters[req.level - 1] : undefined;
+    // A relevant page holds what the harvest is after wherever the filters led to it.
+    const extract = req.extract && (req.level === this.finalLevel || relevance >= this.threshold);
     return {
       relevance,
       ...contentFingerprint(page.main, body, this.shingle),
@@ -87,7 +93,7 @@ export class PageAnalyzer {
       matchesLevel: reachedThrough !== undefined && (reachedThrough.any(words) || reachedThrough.any(titleWords)),
       // A DOM of a page nested deeper than any browser builds costs seconds (parse5's tree
       // building is quadratic in the depth): such a page is not read for fields.
-      fields: req.extract ? (text.maxDepth > MAX_DOM_DEPTH ? [] : this.extractor.extract(decodeText(body, charset))) : null,
+      fields: extract ? (text.maxDepth > MAX_DOM_DEPTH ? [] : this.extractor.extract(decodeText(body, charset))) : null,
     };
   }
 }

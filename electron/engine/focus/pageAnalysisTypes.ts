@@ -9,7 +9,7 @@ import type { ExtractedValue } from './extract.js';
 export interface FocusRequest {
   /** Filter levels passed on the way to this page (0 for a seed). */
   level: number;
-  /** Extract the template's fields (a final page). */
+  /** Extract the template's fields if the page is a final page or relevant. */
   extract: boolean;
 }
 

@@ -20,6 +20,8 @@ export interface FocusPageRow {
 export interface ExtractedRow {
   url: string;
   capture: string;
+  /** The URL of the page it repeats, for a near-duplicate's row. */
+  duplicateOf: string | null;
   field: string;
   value: string;
   confidence: number;
@@ -85,6 +87,19 @@ export class FocusStore {
       .iterate() as Iterable<{ urlId: number; simhash: string; digest: string }>;
   }
 
+  /** Marks a page flagged a near-duplicate as none (a false flag); false if it is not flagged one. */
+  markDistinct(urlId: number): boolean {
+    if (this.stateOf(urlId) !== 'near-duplicate') return false;
+    this.stmt('INSERT OR IGNORE INTO focus_distinct (url_id) VALUES (?)').run(urlId);
+    return true;
+  }
+
+  /** The pages marked as no near-duplicate. */
+  distinct(): number[] {
+    if (!this.present) return [];
+    return (this.db.prepare('SELECT url_id AS id FROM focus_distinct').all() as { id: number }[]).map((r) => r.id);
+  }
+
   /** Seeds (depth-0 URLs admitted as seeds) from which a relevant page was reached, by the tree of first discoveries. */
   productiveSeeds(): Set<string> {
     if (!this.present) return new Set();
@@ -140,11 +155,27 @@ export class FocusStore {
     })();
   }
 
+  /** Each near-duplicate with its original and their similarity, by original, then copy. */
+  *nearDuplicatePairs(): Generator<{ original: string; url: string; similarity: number }> {
+    if (!this.present) return;
+    const rows = this.db
+      .prepare(
+        `SELECT o.url AS original, u.url, f.simhash, f.digest, of.simhash AS originalHash, of.digest AS originalDigest
+         FROM focus_pages f JOIN urls u ON u.id = f.url_id JOIN urls o ON o.id = f.duplicate_of JOIN focus_pages of ON of.url_id = f.duplicate_of
+         WHERE f.topic_state = 'near-duplicate' ORDER BY f.duplicate_of, f.url_id`,
+      )
+      .iterate() as Iterable<{ original: string; url: string; simhash: string; digest: string; originalHash: string; originalDigest: string }>;
+    for (const r of rows) yield { original: r.original, url: r.url, similarity: similarityOf(r.simhash, r.digest, r.originalHash, r.originalDigest) };
+  }
+
   /** Extracted values in page order, then capture, then field. */
   *iterateExtracted(): Generator<ExtractedRow> {
     if (!this.present) return;
     yield* this.db
-      .prepare('SELECT url, capture, field, value, confidence FROM extracted ORDER BY url_id, capture, field')
+      .prepare(
+        `SELECT e.url, e.capture, d.url AS duplicateOf, e.field, e.value, e.confidence FROM extracted e
+         LEFT JOIN focus_pages f ON f.url_id = e.url_id LEFT JOIN urls d ON d.id = f.duplicate_of ORDER BY e.url_id, e.capture, e.field`,
+      )
       .iterate() as Iterable<ExtractedRow>;
   }
 
@@ -154,7 +185,7 @@ export class FocusStore {
     for (const r of this.iterateExtracted()) {
       if (current === null || current.url !== r.url || current.capture !== r.capture) {
         if (current !== null) yield current;
-        current = { url: r.url, capture: r.capture, fields: {} };
+        current = { url: r.url, capture: r.capture, duplicateOf: r.duplicateOf, fields: {} };
       }
       current.fields[r.field] = { value: r.value, confidence: r.confidence };
     }

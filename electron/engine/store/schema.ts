@@ -169,6 +169,11 @@ CREATE TABLE IF NOT EXISTS focus_pages (
   digest TEXT NOT NULL
 );
 
+-- Pages a person marked as no near-duplicate (a false flag): later runs judge them as originals.
+CREATE TABLE IF NOT EXISTS focus_distinct (
+  url_id INTEGER PRIMARY KEY
+);
+
 -- Fields extracted from a focused harvest's final pages, one row per page, capture and field.
 CREATE TABLE IF NOT EXISTS extracted (
   url_id INTEGER NOT NULL,

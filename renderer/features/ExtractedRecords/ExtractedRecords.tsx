@@ -57,7 +57,10 @@ export function ExtractedRecords({ id, version }: Props) {
             <tbody>
               {rows.map((r) => (
                 <tr key={`${r.url} ${r.capture}`}>
-                  <td className="url">{r.url}</td>
+                  <td className="url">
+                    {r.url}
+                    {r.duplicateOf !== null && <div className="muted" data-testid="extracted-repeats">near-duplicate of {r.duplicateOf}</div>}
+                  </td>
                   <td>{r.capture}</td>
                   {table.fields.map((f) => (
                     <td key={f} title={r.fields[f] ? `confidence ${r.fields[f].confidence}` : undefined}>

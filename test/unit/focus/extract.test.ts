@@ -54,8 +54,26 @@ describe('field extraction', () => {
     assert.deepEqual(values('<header><p>Phone 2025 0301 12</p></header><main><p>No numbers here.</p></main>'), {});
   });
 
-  it('prefers the more confident of two places a field appears', () => {
-    assert.deepEqual(values('<p>Phone: 01632 000 000</p><table><tr><th>Phone</th><td>01632 960 123</td></tr></table>'), { phone: ['01632 960 123', 0.95] });
+  it('keeps every value labels give, the surest first, one a line; structured data alone where it gives the field', () => {
+    assert.deepEqual(values('<p>Phone: 01632 000 000</p><table><tr><th>Phone</th><td>01632 960 123</td></tr></table>'), { phone: ['01632 960 123\n01632 000 000', 0.95] });
+    assert.deepEqual(values('<p>Phone: 01632 000 000 or 01632 000 001. Call 01632 000 002</p>'), { phone: ['01632 000 000\n01632 000 001\n01632 000 002', 0.8] });
+    assert.deepEqual(values('<div itemscope itemtype="https://schema.org/Organization"><span itemprop="telephone">01632 960 123</span></div><p>Phone: 01632 000 000</p>'), {
+      phone: ['01632 960 123', 1],
+    });
+  });
+
+  it('never takes a label as a value, and reads a column of cells under a row of labels', () => {
+    assert.deepEqual(values('<dl><dt>Fax</dt><dt>Phone</dt><dd>01632 960 123</dd></dl>'), { phone: ['01632 960 123', 0.95] });
+    assert.deepEqual(values('<table><tr><th>Phone</th><th>Email</th></tr><tr><td>01632 960 123</td><td>a@b.example</td></tr><tr><td>01632 960 124</td><td>c@d.example</td></tr></table>'), {
+      phone: ['01632 960 123\n01632 960 124', 0.95],
+      email: ['a@b.example\nc@d.example', 0.95],
+    });
+  });
+
+  it('takes the longest of a pattern\'s alternatives where it matches', () => {
+    const postcode = new FieldExtractor(parseTemplate({ topic: { keywords: ['x'] }, extract: { postcode: { keywords: ['postcode'], regex: '[0-9]{5}|[0-9]{6}' } } }).extract);
+    assert.deepEqual(postcode.extract('<p>Postcode: 100086</p>'), [{ field: 'postcode', value: '100086', confidence: 0.8 }]);
+    assert.deepEqual(postcode.extract('<p>Postcode: 90210</p>'), [{ field: 'postcode', value: '90210', confidence: 0.8 }]);
   });
 });
 
@@ -96,6 +114,19 @@ describe('page analysis', () => {
     const doc = parseHtml(Buffer.from(html), 'http://a.test/', 'text/html', {}, { observer: text });
     return analyzer.analyze(text, doc.links, Buffer.from(html), 'utf-8', { level: 0, extract: true }).fields;
   };
+
+  it('reads fields on final pages and on relevant pages of any level, not on other pages', () => {
+    const filtered = new PageAnalyzer(parseTemplate({ topic: { keywords: ['contact'], threshold: 0.3 }, filters: [['contact']], extract: fields }));
+    const at = (level: number, html: string) => {
+      const text = filtered.collector();
+      const doc = parseHtml(Buffer.from(html), 'http://a.test/', 'text/html', {}, { observer: text });
+      return filtered.analyze(text, doc.links, Buffer.from(html), 'utf-8', { level, extract: true }).fields;
+    };
+    const phone = [{ field: 'phone', value: '01632 960 123', confidence: 0.8 }];
+    assert.deepEqual(at(0, '<h1>Contact us</h1><p>Phone: 01632 960 123</p>'), phone);
+    assert.deepEqual(at(0, '<h1>Opening hours</h1><p>Phone: 01632 960 123</p>'), null);
+    assert.deepEqual(at(1, '<h1>Opening hours</h1><p>Phone: 01632 960 123</p>'), phone);
+  });
 
   it(`reads fields on a DOM only up to ${MAX_DOM_DEPTH} levels of nesting (deeper, building the DOM would take seconds)`, () => {
     const nested = (n: number) => '<div>'.repeat(n) + '<table><tr><th>Phone</th><td>01632 960 123</td></tr></table>' + '</div>'.repeat(n);

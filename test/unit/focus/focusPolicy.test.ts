@@ -8,7 +8,9 @@ import { FocusPolicy } from '../../../electron/engine/focus/focusPolicy.js';
 import { LINK_ADVANCES, LINK_NEXT_PAGE, type PageAnalysis } from '../../../electron/engine/focus/pageAnalysisTypes.js';
 import { simhashHex } from '../../../electron/engine/focus/simhash.js';
 import { Catalogue, type QueuedRow } from '../../../electron/engine/store/catalogue.js';
+import { focusReport } from '../../../electron/engine/store/focusReport.js';
 import { FocusStore } from '../../../electron/engine/store/focusStore.js';
+import { FocusReportSchema } from '../../../shared/extracted.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'harvest-focus-policy-'));
 let n = 0;
@@ -29,12 +31,13 @@ function analysis(a: Partial<PageAnalysis>): PageAnalysis {
 }
 
 describe('focus policy', () => {
-  it('reads a URL level from its score and extracts on the last level only', () => {
+  it('reads a URL level from its score and asks for fields on every level (the analyser reads final and relevant pages)', () => {
     const { policy } = setup({ extract: { phone: { keywords: ['phone'] } } });
     assert.equal(policy.levelOf({ score: 0.999 }), 0);
     assert.equal(policy.levelOf({ score: 1.2 }), 1);
     assert.equal(policy.levelOf({ score: 7.5 }), 2);
-    assert.deepEqual(policy.request(row(1, 0.5)), { level: 0, extract: false });
+    assert.deepEqual(policy.request(row(1, 0.5)), { level: 0, extract: true });
+    assert.deepEqual(policy.request(row(1, 0.5), false), { level: 0, extract: false });
     assert.deepEqual(policy.request(row(1, 2.5)), { level: 2, extract: true });
   });
 
@@ -100,6 +103,52 @@ describe('focus policy', () => {
     const again = new FocusPolicy(parseTemplate({ topic: { keywords: ['flood'] } }), new FocusStore(catalogue));
     assert.equal(again.judge(row(30, 0.5), analysis({ simhash: simhashHex(base ^ 1n) })).duplicateOf, 1);
     assert.deepEqual(again.counts(), { relevantPages: 1, offTopicPages: 0, nearDuplicates: 0, harvestRate: 1 });
+  });
+
+  it('records the fields of a near-duplicate too, its record naming the original; the report counts pages and values and groups the copies', () => {
+    const { catalogue, policy } = setup({ extract: { phone: { keywords: ['phone'] } } });
+    const [a, b] = ['http://a.test/contact', 'http://a.test/contact?utm_source=x'].map(
+      (url) => catalogue.insert({ url, site: 'http://a.test', depth: 0, state: 'queued', requisite: false, parentId: null, via: null, typeHint: 'html', redirectHops: 0, skipReason: null }),
+    );
+    const fields = [{ field: 'phone', value: '01632 960 123\n01632 960 124', confidence: 0.8 }];
+    for (const u of [a!, b!]) {
+      const r = { ...row(u.id, 2.5), url: u.url };
+      const page = analysis({ relevance: 0.9, digest: 'same', fields });
+      catalogue.transaction(() => policy.record(r, policy.judge(r, page), page, '2025-01-01T00:00:00.000Z'));
+    }
+    assert.deepEqual(
+      [...new FocusStore(catalogue).iterateRecords()].map((r) => [r.url, r.duplicateOf, r.fields['phone']?.value]),
+      [
+        [a!.url, null, '01632 960 123\n01632 960 124'],
+        [b!.url, a!.url, '01632 960 123\n01632 960 124'],
+      ],
+    );
+    const report = FocusReportSchema.parse(focusReport(new FocusStore(catalogue), ['phone', 'email']));
+    assert.deepEqual(report, {
+      fields: [
+        {
+          field: 'phone',
+          pages: 2,
+          values: 4,
+          sample: [
+            { url: a!.url, value: '01632 960 123' },
+            { url: a!.url, value: '01632 960 124' },
+            { url: b!.url, value: '01632 960 123' },
+            { url: b!.url, value: '01632 960 124' },
+          ],
+        },
+        { field: 'email', pages: 0, values: 0, sample: [] },
+      ],
+      nearDuplicates: [{ original: a!.url, copies: [{ url: b!.url, similarity: 1 }] }],
+    });
+    // A false flag marked as such: the next run judges the page as an original, and only that page.
+    const store = new FocusStore(catalogue);
+    assert.equal(store.markDistinct(a!.id), false, 'an original has no flag to mark');
+    assert.equal(store.markDistinct(b!.id), true);
+    const next = new FocusPolicy(parseTemplate({ topic: { keywords: ['flood'] }, extract: { phone: { keywords: ['phone'] } } }), new FocusStore(catalogue));
+    const again = analysis({ relevance: 0.9, digest: 'same' });
+    assert.equal(next.judge({ ...row(b!.id, 2.5), url: b!.url }, again).duplicateOf, null);
+    assert.equal(next.judge(row(99, 2.5), again).duplicateOf, a!.id);
   });
 
   it('admits seeds with the crawl probability and draws the skipped ones again in the next run', () => {
