@@ -18,8 +18,8 @@ describe('extracted records as CSV', () => {
     assert.equal(csvCell('\t=1'), "'\t=1");
     assert.equal(csvCell('\r=1'), '"\'\r=1"');
     assert.equal(csvCell('a=b'), 'a=b');
-    const [header, row] = [...extractedCsvLines(['=x'], [{ url: 'http://a.test/', capture: '2026-01-01', fields: { '=x': { value: '=1+1', confidence: 0.5 } } }])];
-    assert.equal(header, "url,capture,'=x,'=x_confidence\r\n");
-    assert.equal(row, "http://a.test/,2026-01-01,'=1+1,0.5\r\n");
+    const [header, row] = [...extractedCsvLines(['=x'], [{ url: 'http://a.test/', capture: '2026-01-01', duplicateOf: null, fields: { '=x': { value: '=1+1', confidence: 0.5 } } }])];
+    assert.equal(header, "url,capture,duplicate_of,'=x,'=x_confidence\r\n");
+    assert.equal(row, "http://a.test/,2026-01-01,,'=1+1,0.5\r\n");
   });
 });
