@@ -19,6 +19,8 @@ export const SKIP_REASONS = [
   'limit:links-per-page',
   // a focused harvest's link on an off-topic page whose own score did not pass
   'focus:off-topic',
+  /** Its host's address is on a private or local network that is neither a seed's host nor one the job allows (--allow-network). */
+  'address:private',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -1,3 +1,4 @@
+import { parseCidr } from './cidr.js';
 import { z } from 'zod';
 import { seedUrlProblem } from './seedUrl.js';
 import { TemplateSchema } from './template.js';
@@ -237,6 +238,11 @@ export const JobSchema = z
     render: RenderSettingsSchema.default(RenderSettingsSchema.parse({})),
     /** Fetch images, CSS, scripts, fonts and media from hosts outside the scope so pages look right offline. */
     offsiteRequisites: z.boolean().default(true),
+    /**
+     * Private, loopback and link-local networks (CIDR) the crawl may reach besides the seeds' own
+     * hosts; every other host whose address lies in such a network is refused (see fetch/addressPolicy.ts).
+     */
+    allowNetworks: z.array(z.string().trim().refine((s) => parseCidr(s) !== null, { message: 'must be a network like 10.0.0.0/8 or fd00::/8' })).max(64).default([]),
     /**
      * How site owners reach the archivist (an http(s) URL, or an e-mail address, bare or mailto:),
      * sent in the User-Agent (an address also as From); null or '' for none. The app fills it from

@@ -11,7 +11,7 @@ export interface QaReport {
   generator: string;
   archiveDir: string;
   stats: CrawlStats;
-  scope: { mode: string; include: string[]; exclude: string[]; offsiteRequisites: boolean; limits: Record<string, number | null> };
+  scope: { mode: string; include: string[]; exclude: string[]; offsiteRequisites: boolean; allowNetworks: string[]; limits: Record<string, number | null> };
   dates: { createdAt: string | null; startedAt: string | null; finishedAt: string | null };
   byMimeType: { mimeType: string; count: number; bytes: number }[];
   skipped: { reason: string; count: number; examples: string[] }[];

@@ -69,6 +69,7 @@ export const CRAWL_OPTIONS = {
   'delay-ms': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
   'no-offsite-requisites': { type: 'boolean' },
+  'allow-network': { type: 'string', multiple: true },
   'no-warc': { type: 'boolean' },
   contact: { type: 'string' },
   'accept-language': { type: 'string' },
@@ -141,6 +142,7 @@ export function jobFromFlags(seeds: string[], v: ReturnType<typeof parseCommandA
     ...(v.name !== undefined && { name: v.name }),
     ...(v.contact !== undefined && { contactUrl: v.contact }),
     offsiteRequisites: !v['no-offsite-requisites'],
+    allowNetworks: v['allow-network'] ?? [],
     ...(v.template !== undefined && { template: readTemplateFile(v.template) }),
     warc: { enabled: !v['no-warc'] },
     scope: {

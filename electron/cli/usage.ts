@@ -68,6 +68,8 @@ const CRAWL_OPTIONS_HELP = `options:
                                 twice the last response time, at least 250 ms)
   --ignore-robots               do not obey robots.txt (recorded in the archive)
   --no-offsite-requisites       do not fetch images/CSS/scripts from other hosts
+  --allow-network <cidr>        also reach hosts on this private or local network, e.g. 10.20.0.0/16
+                                (repeatable; without it only the seeds' own hosts may be on one)
   --no-warc                     do not record WARC files (the mirror only)
   --contact <url-or-email>      how site owners reach you, sent in the User-Agent (none by default)
   --accept-language <tags>      languages to ask for, e.g. "fr, en;q=0.5" (recorded in the WARC)

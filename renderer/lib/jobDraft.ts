@@ -50,6 +50,7 @@ export const FIELDS: FieldDef[] = [
   { path: 'traps.maxQueryParams', label: 'Max query parameters', kind: 'int', group: 'Trap guards' },
   { path: 'traps.maxQueryVariantsPerPath', label: 'Max query variants per path', kind: 'int', group: 'Trap guards' },
   { path: 'offsiteRequisites', label: 'Fetch images, styles and scripts from other hosts', kind: 'bool', group: 'Requisites and record' },
+  { path: 'allowNetworks', label: 'Private networks allowed', kind: 'lines', group: 'Requisites and record', help: "One network per line, e.g. 10.20.0.0/16; without one, only the seeds' own hosts may be on a private or local network" },
   { path: 'warc.enabled', label: 'Record WARC files', kind: 'bool', group: 'Requisites and record' },
   { path: 'contactUrl', label: 'Contact (URL or e-mail, sent to sites)', kind: 'text', group: 'Requests', help: 'New jobs take the institution contact from Settings' },
   { path: 'request.acceptLanguage', label: 'Languages (Accept-Language)', kind: 'text', group: 'Requests', help: 'e.g. fr, en;q=0.5 — empty sends none' },

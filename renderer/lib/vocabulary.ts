@@ -20,6 +20,7 @@ export const SKIP_LABELS: Record<SkipReason, string> = {
   'trap:query-params': 'Trap: too many parameters',
   'trap:query-variants': 'Trap: too many query variants',
   'focus:off-topic': 'Off-topic link (focused harvest)',
+  'address:private': 'Private network address',
   'limit:depth': 'Limit: depth',
   'limit:pages': 'Limit: pages',
   'limit:bytes': 'Limit: size',

@@ -40,7 +40,7 @@ const report = (name: string): QaReport => ({
     robotsPolicy: 'obeyed',
     message: null,
   },
-  scope: { mode: 'host', include: [], exclude: ['/private/'], offsiteRequisites: true, limits: { maxPages: 5000, maxDepth: null } },
+  scope: { mode: 'host', include: [], exclude: ['/private/'], offsiteRequisites: true, allowNetworks: ['10.20.0.0/16'], limits: { maxPages: 5000, maxDepth: null } },
   dates: { createdAt: '2026-01-01T09:59:00.000Z', startedAt: '2026-01-01T10:00:00.000Z', finishedAt: '2026-01-01T11:00:00.000Z' },
   byMimeType: [
     { mimeType: 'text/html', count: 1000, bytes: 4_000_000 },

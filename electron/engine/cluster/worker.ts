@@ -8,6 +8,7 @@ import { DocumentPool } from '../crawl/documentPool.js';
 import { describePoliteness } from '../crawl/liveControl.js';
 import { RequestHeaders } from '../crawl/requestHeaders.js';
 import { fetchRobotsTxt, ROBOTS_ATTEMPTS, ROBOTS_RETRY_MS, robotsUnavailable } from '../crawl/robotsFetch.js';
+import { AddressPolicy } from '../fetch/addressPolicy.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { sleep } from '../fetch/retry-policy.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
@@ -124,6 +125,7 @@ export class ClusterWorker {
       extraHeaders: headers.common,
       userAgent: userAgentFor(job),
       connectionsPerOrigin: job.politeness.perHostConnections,
+      addressPolicy: new AddressPolicy(job.seeds, job.allowNetworks),
       ...(o.localAddress !== undefined && { localAddress: o.localAddress }),
     });
     // Each worker writes files of its own, named after it; a file it left torn is cut back here.

@@ -1,5 +1,6 @@
 import type { CrawlEvent, CrawlState, ProgressEvent } from '../../../shared/crawl.js';
 import { userAgentFor, type Job } from '../../../shared/job.js';
+import { AddressPolicy } from '../fetch/addressPolicy.js';
 import { Fetcher } from '../fetch/fetcher.js';
 import { HostGateRegistry, type HostGates } from '../politeness/hostGate.js';
 import { ALLOW_ALL } from '../politeness/robots.js';
@@ -131,6 +132,7 @@ export class Crawl {
       extraHeaders: this.requestHeaders.common,
       userAgent: userAgentFor(this.job),
       connectionsPerOrigin: this.job.politeness.perHostConnections,
+      addressPolicy: new AddressPolicy(this.job.seeds, this.job.allowNetworks),
     });
     this.focus = this.job.template === null ? null : new FocusPolicy(this.job.template, new FocusStore(c));
     this.frontier = new Frontier(this.job, c, this.meter, (site, score) => this.lanes.siteHasWork(site, score));

@@ -162,7 +162,8 @@ export class RenderBroker {
       (e: unknown) => {
         if (!(e instanceof FetchError)) throw e;
         // A transient failure stays queued: the crawl retries it in its turn.
-        if (e.code !== 'aborted' && !e.retryable) archiver.failed(row, `${e.code}: ${e.message}`, prev);
+        if (e.code === 'address') archiver.skip(row, 'address:private', e.message);
+        else if (e.code !== 'aborted' && !e.retryable) archiver.failed(row, `${e.code}: ${e.message}`, prev);
         return null;
       },
     );

@@ -1,6 +1,6 @@
 import { FetchError } from '../fetch/errors.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import { ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor } from '../politeness/robots.js';
+import { refusedAddressOf, ROBOTS_USER_AGENT_TOKEN as USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor } from '../politeness/robots.js';
 import type { Catalogue, RobotsRow } from '../store/catalogue.js';
 import { exchangeFromFetch } from '../warc/exchange.js';
 import type { WarcWriter } from '../warc/writer.js';
@@ -63,7 +63,8 @@ export async function fetchSiteRobots(
   }
   if (row === null) return;
   s.robotsAttempts++;
-  if (robotsUnavailable(row) && s.robotsAttempts < ROBOTS_ATTEMPTS) {
+  // A refused address stays refused: asking again would only delay the site's URLs being recorded so.
+  if (robotsUnavailable(row) && refusedAddressOf(row) === null && s.robotsAttempts < ROBOTS_ATTEMPTS) {
     s.robotsRetryAtMs = Date.now() + ROBOTS_RETRY_MS * s.robotsAttempts;
     return;
   }

@@ -54,7 +54,8 @@ export class SiteDispatch {
     // URLs that need no request are settled here, without spending a politeness slot on them.
     while (retryIn > 0 && !policy.isAllowed(s.buffer[0]!.url)) {
       const row = s.buffer.shift()!;
-      if (policy.unavailable === undefined) this.p.archiver.skip(row, 'robots');
+      if (policy.refusedAddress !== undefined) this.p.archiver.skip(row, 'address:private', policy.refusedAddress);
+      else if (policy.unavailable === undefined) this.p.archiver.skip(row, 'robots');
       else this.p.archiver.skip(row, 'robots:unreachable', policy.unavailable);
       lanes.refill(s);
       if (s.buffer.length === 0) return idleFor();

@@ -66,6 +66,10 @@ export class UrlProcessor {
         if (limits.stopReason !== null) archiver.skip(row, limits.stopReason);
         return;
       }
+      if (e.code === 'address') {
+        archiver.skip(row, 'address:private', e.message);
+        return;
+      }
       if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.p.retryBackoffMs), retry)) {
         archiver.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`, prev);
       }

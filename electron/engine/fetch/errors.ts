@@ -1,3 +1,4 @@
+import { ADDRESS_REFUSED } from './addressPolicy.js';
 /**
  * Why a fetch produced no usable response. The engine records `code` and `message` per URL.
  *
@@ -6,7 +7,8 @@
  * on the wire or once decoded. decode: a Content-Encoding we could not undo. dns / tls / network:
  * the connection failed, or closed in the middle of a body (retried). protocol: the server's answer
  * was not valid HTTP/1.1 (a bad chunk size, no status line), never retried. aborted: cancelled
- * by the caller's signal or by Fetcher.close().
+ * by the caller's signal or by Fetcher.close(). address: the host's address is on a private or
+ * local network the job does not allow (see addressPolicy.ts), never retried.
  */
 export type FetchErrorCode =
   | 'invalid-url'
@@ -20,6 +22,7 @@ export type FetchErrorCode =
   | 'tls'
   | 'protocol'
   | 'network'
+  | 'address'
   | 'aborted';
 
 export class FetchError extends Error {
@@ -57,6 +60,8 @@ export function classifyError(err: unknown): FetchError {
     new FetchError(fetchCode, code ? `${message} (${code})` : message, retryable, { cause: err });
 
   switch (code) {
+    case ADDRESS_REFUSED:
+      return new FetchError('address', message, false, { cause: err });
     case 'UND_ERR_CONNECT_TIMEOUT':
       return wrap('timeout-connect', true);
     case 'UND_ERR_HEADERS_TIMEOUT':

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
+import { isIP } from 'node:net';
 import { Agent } from 'undici';
+import type { AddressPolicy } from './addressPolicy.js';
 import type { FetchSettings } from '../../../shared/job.js';
 import { decodeContent } from './decompress.js';
 import { abortError, classifyError, FetchError } from './errors.js';
@@ -64,6 +66,8 @@ export interface FetcherOptions extends FetchSettings {
   extraHeaders?: readonly HeaderPair[];
   /** The source address of every connection (a cluster worker on a multi-homed machine); the system's choice without it. */
   localAddress?: string;
+  /** Which hosts may be reached on private and local networks; none: every address may. */
+  addressPolicy?: AddressPolicy;
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -100,7 +104,7 @@ export class Fetcher {
       connections,
       // One request at a time on a connection, kept alive between requests (0 would turn keep-alive off).
       pipelining: 1,
-      connect: { timeout: opts.connectTimeoutMs },
+      connect: { timeout: opts.connectTimeoutMs, ...(opts.addressPolicy !== undefined && { lookup: opts.addressPolicy.lookup }) },
       ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }),
       headersTimeout: opts.headersTimeoutMs,
       // An idle timer: undici restarts it on every chunk, hence the deadline in exchange().
@@ -124,6 +128,10 @@ export class Fetcher {
   async fetch(url: string, opts: FetchOptions = {}): Promise<FetchResponse> {
     if (this.#closed) throw new FetchError('aborted', 'fetcher is closed');
     const target = parseTarget(url);
+    // A literal address is connected to without a lookup, so it is checked here.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    const refused = isIP(literal) !== 0 ? (this.#settings.addressPolicy?.refusal(literal, literal) ?? null) : null;
+    if (refused !== null) throw new FetchError('address', refused);
     const scope = new AbortController();
     const { signal } = opts;
     const forwardAbort = (): void => scope.abort(signal?.reason);

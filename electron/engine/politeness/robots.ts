@@ -17,6 +17,16 @@ export interface RobotsPolicy {
   crawlDelayMs: number;
   /** Set when robots.txt could not be had (so nothing is allowed): why, e.g. "robots.txt answered HTTP 503". */
   unavailable?: string;
+  /** Set when the site's address is one the job may not reach (so nothing is allowed): why. */
+  refusedAddress?: string;
+}
+
+/** How a robots row records a fetch the address policy refused (`<FetchError code>: <message>`). */
+const ADDRESS_ERROR = 'address: ';
+
+/** The address policy's refusal a robots row records, or null. */
+export function refusedAddressOf(row: RobotsRow): string | null {
+  return row.error?.startsWith(ADDRESS_ERROR) ? row.error.slice(ADDRESS_ERROR.length) : null;
 }
 
 /** The product token robots.txt groups are matched against. */
@@ -37,6 +47,8 @@ export function robotsUrlFor(siteOrigin: string): string {
  */
 export function robotsPolicyFrom(row: RobotsRow, robotsUrl: string, userAgentToken: string): RobotsPolicy {
   const keepOut = (why: string): RobotsPolicy => ({ isAllowed: () => false, crawlDelayMs: 0, unavailable: why });
+  const refused = refusedAddressOf(row);
+  if (refused !== null) return { isAllowed: () => false, crawlDelayMs: 0, refusedAddress: refused };
   if (row.error !== null || row.http_status === null) return keepOut(`robots.txt unreachable: ${row.error ?? 'no answer'}`);
   if (row.http_status >= 500) return keepOut(`robots.txt answered HTTP ${row.http_status}`);
   if (row.http_status >= 400) return ALLOW_ALL;

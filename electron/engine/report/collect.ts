@@ -93,6 +93,7 @@ export async function collectReport(archive: Archive): Promise<QaReport> {
       include: job.scope.include,
       exclude: job.scope.exclude,
       offsiteRequisites: job.offsiteRequisites,
+      allowNetworks: job.allowNetworks,
       limits: { ...job.limits },
     },
     dates: { createdAt: c.getMeta('created_at'), startedAt: c.getMeta('started_at'), finishedAt: c.getMeta('finished_at') },

@@ -36,6 +36,7 @@ function tables(r: QaReport): Table[] {
         ['Seeds', s.seeds.join('\n')],
         ['Scope', `${r.scope.mode}${r.scope.include.length ? `; include ${r.scope.include.join(', ')}` : ''}${r.scope.exclude.length ? `; exclude ${r.scope.exclude.join(', ')}` : ''}`],
         ['Off-site requisites', r.scope.offsiteRequisites ? 'fetched' : 'not fetched'],
+        ['Private networks allowed', r.scope.allowNetworks.length > 0 ? r.scope.allowNetworks.join(', ') : "none (only the seeds' own hosts)"],
         ['Limits', limits],
         ['State', s.state],
         ['Created', r.dates.createdAt ?? '–'],

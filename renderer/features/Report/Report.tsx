@@ -89,6 +89,7 @@ function ReportBody({ report: r, jobId }: { report: QaReport; jobId: string }) {
           ['Seeds', <Examples urls={s.seeds} />],
           ['Scope', scope],
           ['Off-site requisites', r.scope.offsiteRequisites ? 'fetched' : 'not fetched'],
+          ['Private networks allowed', r.scope.allowNetworks.length > 0 ? r.scope.allowNetworks.join(', ') : "none (only the seeds' own hosts)"],
           ['Limits', limits],
           ['State', s.state],
           ['Started', formatDate(r.dates.startedAt)],
