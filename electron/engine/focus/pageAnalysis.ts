@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Template } from '../../../shared/template.js';
 import { decodeText } from '../parse/decode.js';
-import { GenerationalCache } from '../store/generationalCache.js';
+import { GenerationalCache } from '../generationalCache.js';
 import type { ExtractedLink } from '../parse/types.js';
 import { FieldExtractor } from './extract.js';
 import { linkScore, ownLinkScore } from './linkScore.js';
