@@ -39,8 +39,13 @@ export interface WorkerStatus {
 export interface ClusterStatus {
   name: string;
   counts: Record<string, number>;
-  /** URLs still to do (queued or leased): 0 when the harvest has finished. */
+  /** URLs still to do (queued or leased). */
   pending: number;
+  /**
+   * The harvest is over: nothing is leased, and nothing is queued or a job limit stopped it (the
+   * URLs it left queued are not fetched). Export then holds everything the harvest will fetch.
+   */
+  finished: boolean;
   /** How many of the live workers lease (`harvest control --workers`); null: every one. */
   activeWorkers: number | null;
   /** Paused (`harvest control --pause`): workers take no new batch; `counts.leased` are still in flight. */

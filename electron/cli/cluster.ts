@@ -96,7 +96,7 @@ function statusText(s: ClusterStatus): string {
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
   const limit = s.limit === null ? '' : `, ${s.limit} reached`;
-  const lines = [`${s.name}: ${s.pending === 0 ? 'finished' : `${s.pending} URLs to do`}${limit}; ${counts || 'no URLs'}`];
+  const lines = [`${s.name}: ${s.finished ? 'finished' : `${s.pending} URLs to do`}${limit}; ${counts || 'no URLs'}`];
   if (s.paused && s.pending > 0) lines.push(`paused: workers take no new batch (harvest control --resume lets them go on)`);
   if (s.focus !== undefined) lines.push(focusSentence(s.focus));
   if (s.activeWorkers !== null) lines.push(`only the first ${s.activeWorkers} live worker${s.activeWorkers === 1 ? '' : 's'} by id lease (harvest control --all-workers lets every one)`);

@@ -19,20 +19,25 @@ export function launchChromium(): Promise<Browser> {
 
 /**
  * Serves ReplayWeb.page's ui.js and sw.js, an embedding page and the WACZ, with the byte ranges
- * ReplayWeb.page reads a WACZ by.
+ * ReplayWeb.page reads a WACZ by. `/?page=…&at=…` embeds another page (or time) of the same WACZ,
+ * which the service worker has loaded once for the origin (one page at a time).
  */
 export function startViewerServer(wacz: string, pageUrl: string, ts?: string): Promise<{ server: Server; origin: string }> {
-  const embed = `<!doctype html><meta charset="utf-8"><script src="/ui.js"></script>
-<replay-web-page source="/archive.wacz" url="${pageUrl}"${ts ? ` ts="${ts}"` : ''} replayBase="/" embed="replayonly" style="display:block;width:1200px;height:900px"></replay-web-page>`;
+  const embed = (url: string, at: string | null) => `<!doctype html><meta charset="utf-8"><script src="/ui.js"></script>
+<replay-web-page source="/archive.wacz" url="${url}"${at ? ` ts="${at}"` : ''} replayBase="/" embed="replayonly" style="display:block;width:1200px;height:900px"></replay-web-page>`;
+  let shown = { url: pageUrl, at: ts ?? null };
   const files: Record<string, { file: string; type: string }> = {
     '/ui.js': { file: path.join(RWP_DIR, 'ui.js'), type: 'application/javascript' },
     '/sw.js': { file: path.join(RWP_DIR, 'sw.js'), type: 'application/javascript' },
     '/archive.wacz': { file: wacz, type: 'application/wacz+zip' },
   };
   const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const { pathname, searchParams } = new URL(req.url ?? '/', 'http://x');
     if (pathname === '/' || pathname === '/index.html') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(embed);
+      // ReplayWeb.page's own frame loads `/` again: it gets the page last asked for.
+      const page = searchParams.get('page');
+      if (page !== null) shown = { url: page, at: searchParams.get('at') };
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(embed(shown.url, shown.at));
       return;
     }
     const f = files[pathname];
@@ -63,13 +68,18 @@ export function startViewerServer(wacz: string, pageUrl: string, ts?: string): P
 
 /**
  * The replay frame of `pageUrl` in ReplayWeb.page's embed, once loaded: the iframe whose URL ends
- * with the archived URL (…/<ts>mp_/<url>).
+ * with the archived URL (…/<ts>mp_/<url>). With `ts`, that page at that time is embedded.
  */
-export async function replayFrame(opener: Browser | BrowserContext, origin: string, pageUrl: string): Promise<Frame> {
+export async function replayFrame(
+  opener: Browser | BrowserContext,
+  origin: string,
+  pageUrl: string,
+  opts: { ts?: string; timeoutMs?: number } = {},
+): Promise<Frame> {
   const page = await opener.newPage({ viewport: { width: 1280, height: 1000 } });
-  await page.goto(`${origin}/`);
+  await page.goto(opts.ts === undefined ? `${origin}/` : `${origin}/?${new URLSearchParams({ page: pageUrl, at: opts.ts })}`);
   let frame: Frame | undefined;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   while (!frame && Date.now() < deadline) {
     frame = page.frames().find((f) => f.url().endsWith(pageUrl) && f.url().includes('mp_/'));
     if (!frame) await page.waitForTimeout(250);

@@ -9,12 +9,14 @@ import type { Exporter } from '../../electron/engine/export/types.js';
 export interface ZipEntrySpec {
   name: string;
   data: Buffer;
+  /** Deflate it (by default every entry is stored). */
+  compress?: boolean;
 }
 
-/** Writes a ZIP of the given entries, stored uncompressed so a test can find and flip a byte. */
+/** Writes a ZIP of the given entries, stored uncompressed (unless asked) so a test can find and flip a byte. */
 export async function writeZip(file: string, entries: ZipEntrySpec[]): Promise<void> {
   const zip = new ZipFile();
-  for (const e of entries) zip.addBuffer(e.data, e.name, { compress: false });
+  for (const e of entries) zip.addBuffer(e.data, e.name, { compress: e.compress === true });
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(file));
 }

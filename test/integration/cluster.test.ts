@@ -121,6 +121,16 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.equal(exported.status, 0, exported.stderr);
     const verify = await runHarvest(['verify', wacz, '--deep']);
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+    // Its pages.jsonl lists every HTML page the harvest archived, as a single machine's export does.
+    const unpacked = path.join(work, 'three');
+    await extractZip(wacz, unpacked);
+    const listed = readFileSync(path.join(unpacked, 'pages', 'pages.jsonl'), 'utf8').split('\n').filter(Boolean).slice(1);
+    const [html] = await query<{ n: string }>(
+      db,
+      "SELECT count(*) AS n FROM urls WHERE state = 'archived' AND http_status BETWEEN 200 AND 299 AND content_type LIKE 'text/html%'",
+    );
+    assert.equal(listed.length, Number(html!.n));
+    assert.ok(listed.some((l) => (JSON.parse(l) as { url: string }).url === `${site.origins[0]}/p/1.html`));
     // ReplayWeb.page replays a page of the first site from it, with the page's own stylesheet.
     if (existsSync(CHROMIUM)) {
       const pageUrl = `${site.origins[0]}/p/1.html`;
@@ -159,8 +169,9 @@ describe('cluster harvest on PostgreSQL', { timeout: 600_000 }, () => {
     assert.equal(bagVerify.status, 0, bagVerify.stdout + bagVerify.stderr);
 
     const status = await runHarvest(['cluster', 'status', '--db', db, '--json']);
-    const s = JSON.parse(status.stdout) as { pending: number; workers: { id: string; state: string; fetched: number }[] };
+    const s = JSON.parse(status.stdout) as ClusterStatus;
     assert.equal(s.pending, 0);
+    assert.equal(s.finished, true, 'the status says the harvest has finished');
     assert.deepEqual(
       s.workers.map((w) => [w.id, w.state]),
       [

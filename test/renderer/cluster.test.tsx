@@ -32,6 +32,7 @@ const status = (extra: Partial<ClusterStatus> = {}): ClusterStatus => ({
   name: 'university',
   counts: { archived: 30, queued: 50, leased: 12, failed: 2 },
   pending: 62,
+  finished: false,
   activeWorkers: null,
   paused: false,
   limit: null,

@@ -5,6 +5,7 @@ import type { SkipReason, UrlState } from '../../../shared/crawl.js';
 import { HARVEST_VERSION } from '../../../shared/job.js';
 import { Archive } from '../store/archive.js';
 import { MIRROR_DIR, WARC_DIR } from '../store/archiveFolder.js';
+import type { UrlCapture } from '../store/catalogueTypes.js';
 import { OPEN_SUFFIX } from '../warc/fileNames.js';
 import { WarcWriter } from '../warc/writer.js';
 import { ClusterWorkerError } from './errors.js';
@@ -64,6 +65,9 @@ export async function finishWorkerWarcs(db: pg.Pool, store: string): Promise<str
   return finished;
 }
 
+/** What a cluster harvest does not keep of a URL's answer (it has no earlier capture to compare with). */
+const NO_HISTORY = { payloadDigest: null, textDigest: null, etag: null, lastModified: null, record: null, contentEncoding: null, timing: null } as const;
+
 /**
  * The cluster harvest as a local archive folder in `dir`: a SQLite catalogue with every URL and its
  * outcome (what the exporters, `harvest stats` and `harvest list` read), its warc/ and mirror/
@@ -80,7 +84,7 @@ export async function clusterArchive(db: pg.Pool, store: string, dir: string): P
     symlinkSync(path.resolve(store, MIRROR_DIR), archive.mirror.root, 'dir');
     const c = archive.catalogue;
     const ids = new Map<string, number>();
-    const later: { id: number; redirectTo: string | null; fetchedAt: string | null }[] = [];
+    const later: { id: number; redirectTo: string | null; fetchedAt: string | null; answer: Pick<UrlCapture, 'httpStatus' | 'contentType' | 'bytes' | 'localPath'> }[] = [];
     c.transaction(() => {
       c.setMeta('started_at', new Date().toISOString());
       c.ensureCapture(new Date());
@@ -117,7 +121,12 @@ export async function clusterArchive(db: pg.Pool, store: string, dir: string): P
             error: r.error,
             title: r.title,
           });
-          later.push({ id: row.id, redirectTo: r.redirect_to_id, fetchedAt: r.fetched_at?.toISOString() ?? null });
+          later.push({
+            id: row.id,
+            redirectTo: r.redirect_to_id,
+            fetchedAt: r.fetched_at?.toISOString() ?? null,
+            answer: { httpStatus: r.http_status, contentType: r.content_type, bytes: r.bytes === null ? null : Number(r.bytes), localPath: r.local_path },
+          });
         }
       });
     }
@@ -125,7 +134,11 @@ export async function clusterArchive(db: pg.Pool, store: string, dir: string): P
     const unfinished = await db.query<{ p: boolean }>(`SELECT EXISTS (SELECT 1 FROM urls WHERE state IN ('queued', 'leased')) AS p`);
     const fix = c.sqlite.prepare('UPDATE urls SET redirect_to_id = ?, fetched_at = ? WHERE id = ?');
     c.transaction(() => {
-      for (const l of later) fix.run(l.redirectTo === null ? null : (ids.get(l.redirectTo) ?? null), l.fetchedAt, l.id);
+      for (const l of later) {
+        fix.run(l.redirectTo === null ? null : (ids.get(l.redirectTo) ?? null), l.fetchedAt, l.id);
+        // The harvest is the archive's one capture: its rows are what pages.jsonl lists.
+        if (l.fetchedAt !== null) c.putUrlCapture({ ...NO_HISTORY, ...l.answer, urlId: l.id, capture: c.currentCapture(), outcome: l.answer.httpStatus === null ? 'failed' : 'new', fetchedAt: l.fetchedAt });
+      }
       c.setMeta('state', unfinished.rows[0]!.p ? 'paused' : 'finished');
     });
     return archive;

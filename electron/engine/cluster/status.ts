@@ -34,10 +34,12 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
     [RATE_WINDOW_S],
   );
   const active = new Set(activeOf(workers.rows.filter((w) => w.state === 'live').map((w) => w.id), harvest.activeWorkers));
+  const pending = (counts.queued ?? 0) + (counts.leased ?? 0);
   return {
     name: harvest.name,
     counts,
-    pending: (counts.queued ?? 0) + (counts.leased ?? 0),
+    pending,
+    finished: (counts.leased ?? 0) === 0 && (pending === 0 || harvest.stoppedBy !== null),
     activeWorkers: harvest.activeWorkers,
     paused: harvest.paused,
     limit: harvest.stoppedBy,

@@ -3,7 +3,7 @@ import { parseCss } from '../parse/css.js';
 import { parseHtml, type ParsedDoc } from '../parse/html.js';
 import type { HtmlScanHandler } from '../parse/htmlScan.js';
 import type { UrlRow } from '../store/catalogue.js';
-import { GenerationalCache } from '../store/generationalCache.js';
+import { GenerationalCache } from '../generationalCache.js';
 import { canonicalize } from '../url/canonical.js';
 import { predictedLocalPath } from '../url/localPath.js';
 

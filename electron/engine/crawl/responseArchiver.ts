@@ -193,7 +193,9 @@ export class ResponseArchiver {
    */
   private record(row: QueuedRow, outcome: FetchOutcome, prev: UrlCapture | undefined, seen: Seen): void {
     const c = this.p.catalogue;
-    const o = outcome.localPath === null && outcome.state !== 'redirect' && prev?.localPath ? { ...outcome, localPath: prev.localPath } : outcome;
+    const kept = outcome.localPath === null && outcome.state !== 'redirect' && prev?.localPath ? { ...outcome, localPath: prev.localPath } : outcome;
+    // Dated as its WARC record (the request's start), so pages.jsonl and replay tools find that record.
+    const o = kept.fetchedAt === undefined && seen.timing ? { ...kept, fetchedAt: seen.timing.requestedAt } : kept;
     c.transaction(() => {
       this.saveCaptures();
       c.recordOutcome(row, o);
@@ -291,7 +293,7 @@ export class ResponseArchiver {
 
   /** A response saved as it came: anything but HTML and CSS. The same payload as last time is not written again. */
   private async archiveFile(row: QueuedRow, res: FetchResponse, prev: UrlCapture | undefined, seen: Seen): Promise<void> {
-    const outcome = { ...this.archivedOutcome(row, res), fetchedAt: new Date().toISOString() };
+    const outcome = { ...this.archivedOutcome(row, res), fetchedAt: res.startedAt.toISOString() };
     const failure = seen.outcome === 'unchanged' ? null : await this.p.documents.write(outcome.localPath!, res.body);
     if (failure !== null) this.failedToSave(row, res, outcome.localPath!, failure, prev);
     else {
@@ -341,7 +343,7 @@ export class ResponseArchiver {
     }
     const { written, links } = this.links.admit(row, doc, true, plan);
     // One time for the catalogue and the search index: a reindex reads it back from the catalogue.
-    const place = this.text.place(row, 'html');
+    const place = this.text.place(row, 'html', res.startedAt.toISOString());
     const failure = await documents.save(doc, { localPath, written, index: place });
     if (failure !== null) {
       // Its links still stand: they were found, and are crawled like any others.

@@ -25,8 +25,8 @@ export class TextFeed {
     await this.documents.flushText(true);
   }
 
-  /** Where a saved document is filed: under its URL and the current capture, dated as its outcome in the catalogue. */
-  place<K extends TextKind>(row: QueuedRow, kind: K, fetchedAt = new Date().toISOString()): TextPlace & { kind: K; fetchedAt: string } {
+  /** Where a saved document is filed: under its URL and the current capture, dated as its WARC record. */
+  place<K extends TextKind>(row: QueuedRow, kind: K, fetchedAt: string): TextPlace & { kind: K; fetchedAt: string } {
     return { urlId: row.id, url: row.url, capture: this.catalogue.currentCapture(), kind, fetchedAt };
   }
 

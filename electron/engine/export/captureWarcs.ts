@@ -54,7 +54,7 @@ export function requireCapture<C extends { id: number }>(captures: readonly C[],
 }
 
 export interface CaptureSelection {
-  /** The capture's own WARC files, then (when any is needed) the file of originals, in that order. */
+  /** The file of originals (when any is needed), then the capture's own WARC files, in that order. */
   warcs: FinishedWarc[];
   /** How many response records were copied from earlier captures for the capture's revisits. */
   originals: number;
@@ -63,8 +63,9 @@ export interface CaptureSelection {
 /**
  * One capture's WARC files for an export: its own files as they are, and a file written to `workDir`
  * holding the response records of earlier captures that its revisit records point at (each gzip
- * member copied byte for byte, after a warcinfo record of its own), so every revisit in the export
- * has its payload. Throws ExportUsageError for a capture the archive does not have, or when an
+ * member copied byte for byte, after a warcinfo record of its own, and each file's copies after
+ * that file's warcinfo record, which they name), so every revisit in the export has its payload
+ * and every record's references resolve inside the export. Throws ExportUsageError for a capture the archive does not have, or when an
  * original is nowhere in the WARC files.
  */
 export async function selectCapture(
@@ -109,20 +110,24 @@ export async function selectCapture(
       const fh = await open(w.path, 'r');
       try {
         const copies: { offset: number; length: number }[] = [];
+        const found: { warcinfo?: { offset: number; length: number } } = {};
         await scanGzipMembers(fh, (m) => {
           signal?.throwIfAborted();
           const head = parseWarcHead(m.head.toString('latin1'));
+          if (head?.get('warc-type') === 'warcinfo') found.warcinfo ??= { offset: m.offset, length: m.length };
           if (head === null || head.get('warc-type') !== 'response') return;
           const hit = recordKeys(head).map((k) => wanted.get(k)).find((k) => k !== undefined && missing.has(k));
           if (hit === undefined) return;
           missing.delete(hit);
           copies.push({ offset: m.offset, length: m.length });
         });
+        // The copies name their file's warcinfo record (WARC-Warcinfo-ID): it comes with them, so the package stands alone.
+        if (copies.length > 0 && found.warcinfo) copies.unshift(found.warcinfo);
         for (const c of copies) {
           const buf = Buffer.alloc(c.length);
           await fh.read(buf, 0, c.length, c.offset);
           await writeChunk(out, buf);
-          originals++;
+          if (c !== found.warcinfo) originals++;
         }
       } finally {
         await fh.close();
@@ -136,7 +141,8 @@ export async function selectCapture(
       `capture ${capture} has ${missing.size} revisit record(s) whose original is in none of the archive's WARC files (first: ${[...missing][0]}); nothing was exported`,
     );
   }
-  return { warcs: [...own, { name, path: file, bytes: (await stat(file)).size }], originals };
+  // Originals first: the index then knows an original's status before the revisits that refer to it (see cdxj.ts).
+  return { warcs: [{ name, path: file, bytes: (await stat(file)).size }, ...own], originals };
 }
 
 async function eachHead(w: FinishedWarc, signal: AbortSignal | undefined, fn: (head: Map<string, string>) => void): Promise<void> {

@@ -20,7 +20,7 @@ export async function writeCdxj(
   outFile: string,
   opts: { signal?: AbortSignal; onBytes?: (done: number) => void },
 ): Promise<number> {
-  const indexer = new PrefixedDigestIndexer({ format: 'cdxj' });
+  const indexer = new ReplayIndexer({ format: 'cdxj' });
   const out = createOutput(outFile);
   let lines = 0;
   let before = 0;
@@ -37,6 +37,7 @@ export async function writeCdxj(
           opts.signal?.throwIfAborted();
           const record = await new WARCParser([member.head], { parseHttp: true }).parse();
           if (record !== null) {
+            indexer.noteResponse(record);
             await emit(indexer.indexRecord(record, { offset: member.offset, recordLength: member.length }, warc.name));
           }
           opts.onBytes?.(before + member.offset + member.length);
@@ -58,12 +59,33 @@ export async function writeCdxj(
   return lines;
 }
 
+const NOT_MODIFIED_PROFILE = /\/revisit\/server-not-modified$/;
+
 /**
- * warcio's indexer cuts the algorithm off `WARC-Payload-Digest` (`sha256:ABC…` becomes `ABC…`), which
- * is only unambiguous for SHA-1. Like pywb for non-SHA-1 digests, Harvest keeps it: `sha256:ABC…`.
+ * warcio's CDXIndexer with two changes replay tools need:
+ * - `digest` keeps its algorithm: warcio cuts `sha256:ABC…` to `ABC…`, which is only unambiguous for
+ *   SHA-1; like pywb for non-SHA-1 digests, Harvest keeps it.
+ * - a server-not-modified revisit is indexed with the status of the response it revisits, not its
+ *   own 304: ReplayWeb.page (wabac.js) answers a revisit line with a 3xx status as an empty redirect,
+ *   and pywb likewise serves the original's status. Crawls only send conditional requests for a 2xx
+ *   capture, so 200 stands for an original not seen (yet) in the files indexed; the others are kept
+ *   by record id, few in practice. The export indexes files so that originals come first.
  */
-class PrefixedDigestIndexer extends CDXIndexer {
+class ReplayIndexer extends CDXIndexer {
+  readonly #otherStatus = new Map<string, number>();
+
+  /** Remembers a response's status when it is not 200, for the revisits that refer to it. */
+  noteResponse(record: WARCRecord): void {
+    const status = record.httpHeaders?.statusCode;
+    const id = record.warcHeader('WARC-Record-ID');
+    if (record.warcType === 'response' && status !== undefined && Number(status) !== 200 && id) this.#otherStatus.set(id, Number(status));
+  }
+
   override getField(field: string, record: WARCRecord): string | number | null | undefined {
-    return field === 'digest' ? (record.warcPayloadDigest ?? null) : super.getField(field, record);
+    if (field === 'digest') return record.warcPayloadDigest ?? null;
+    if (field === 'status' && record.warcType === 'revisit' && NOT_MODIFIED_PROFILE.test(record.warcHeader('WARC-Profile') ?? '')) {
+      return this.#otherStatus.get(record.warcHeader('WARC-Refers-To') ?? '') ?? 200;
+    }
+    return super.getField(field, record);
   }
 }

@@ -3,6 +3,7 @@ import type { Archive } from '../store/archive.js';
 import type { CapturePage } from '../store/catalogue.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
+import { warcDate } from '../warc/record.js';
 import { createOutput, finish, writeChunk } from './lines.js';
 
 export interface MainPage {
@@ -13,7 +14,7 @@ export interface MainPage {
 /**
  * Writes `pages/pages.jsonl` (WACZ's json-pages-1.0): a header line, then per capture (every one, or
  * only `capture`) its seeds and then every other HTML page it fetched, each with url, title and ts
- * (that capture's fetch time, so a page captured twice is listed twice), and its text as of that
+ * (that capture's WARC-Date, so a page captured twice is listed twice), and its text as of that
  * capture unless `text` is false. Streamed from the catalogue. Returns the archive's main page: the
  * first seed of the last capture listed, when it was fetched.
  */
@@ -24,7 +25,7 @@ export async function writePages(archive: Archive, outFile: string, opts: { text
   const index = opts.text === false ? null : TextIndex.openReadonly(archive.dir);
   const line = (p: CapturePage): string => {
     const text = index?.textOf(p.url, p.capture) ?? null;
-    return JSON.stringify({ id: randomUUID(), url: p.url, ts: p.fetchedAt, ...(p.title ? { title: p.title } : {}), ...(text !== null && { text }) }) + '\n';
+    return JSON.stringify({ id: randomUUID(), url: p.url, ts: tsOf(p), ...(p.title ? { title: p.title } : {}), ...(text !== null && { text }) }) + '\n';
   };
   const seeds = [...new Set(archive.job.seeds.map((s) => canonicalize(s)).filter((u): u is string => u !== null))];
   const seedSet = new Set(seeds);
@@ -37,11 +38,19 @@ export async function writePages(archive: Archive, outFile: string, opts: { text
     seedPages.sort((a, b) => a.capture - b.capture || seeds.indexOf(a.url) - seeds.indexOf(b.url));
     for (const page of seedPages) await writeChunk(out, line(page));
     const first = seedPages.find((p) => p.capture === seedPages.at(-1)!.capture);
-    if (first) main = { url: first.url, ts: first.fetchedAt };
+    if (first) main = { url: first.url, ts: tsOf(first) };
     for (const page of c.iterateCapturePages(opts.capture)) if (!seedSet.has(page.url)) await writeChunk(out, line(page));
   } finally {
     index?.close();
     await finish(out);
   }
   return main;
+}
+
+/**
+ * A page's time as its WARC record's WARC-Date has it (whole seconds): a crawl dates the capture by
+ * its request's start, as the record, and replay tools look the page up in the index by this time.
+ */
+function tsOf(p: CapturePage): string {
+  return warcDate(new Date(p.fetchedAt));
 }

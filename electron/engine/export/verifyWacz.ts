@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { hashStream, isManifestAlgorithm } from './hashing.js';
+import { checkIndexAndPages } from './verifyIndex.js';
+import { checkRecordsAgainstIndex } from './verifyIndexDeep.js';
 import { checkWarcRecords } from './warcRecordCheck.js';
 import { VerifyInputError, type VerifyOptions, type VerifyProblem, type VerifyReport } from './verifyReport.js';
 
@@ -22,8 +24,10 @@ const WARC_RESOURCE = /^archive\/.+\.warc(\.gz)?$/;
 /**
  * Checks a WACZ (https://specs.webrecorder.net/wacz/1.1.1/): every resource datapackage.json lists
  * is in the ZIP with that hash and size, nothing else is, and datapackage-digest.json (if there)
- * holds the hash of datapackage.json itself. With `deep`, every record of its WARC files is read
- * back in the same pass (see checkWarcRecords). A file that starts like a ZIP but cannot be opened
+ * holds the hash of datapackage.json itself; then its index and page list as replay tools use them
+ * (see checkIndexAndPages). With `deep`, every record of its WARC files is read back in the same
+ * pass (see checkWarcRecords), and every index line against the record it points at
+ * (checkRecordsAgainstIndex). A file that starts like a ZIP but cannot be opened
  * as one (cut short, its central directory damaged) is a damaged WACZ, reported as a problem.
  */
 export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promise<VerifyReport> {
@@ -106,6 +110,14 @@ export async function verifyWacz(file: string, opts: VerifyOptions = {}): Promis
     }
     for (const name of entries.keys()) {
       if (!listed.has(name)) problems.push({ kind: 'unlisted', path: name, detail: `in the ZIP but not in ${DATAPACKAGE}` });
+    }
+    // A bare package of files (no index, no page list) is checked by its hashes alone.
+    if ([...entries.keys()].some((n) => n.startsWith('indexes/') || n.startsWith('pages/'))) {
+      opts.onProgress?.({ phase: 'checking the index and pages', doneBytes, totalBytes });
+      const index = await checkIndexAndPages({ entries, stream: async (e) => (await zip.openReadStreamPromise(e)) as Readable }, opts.deep === true);
+      // A listed index missing from the ZIP is reported once, above.
+      problems.push(...index.problems.filter((p) => !problems.some((q) => q.kind === p.kind && q.path === p.path)));
+      if (opts.deep) problems.push(...(await checkRecordsAgainstIndex(target, entries, index.lines, opts.signal)));
     }
     return report(target, problems, files, doneBytes, opts.deep ? records : undefined);
   } finally {

@@ -1,6 +1,6 @@
 import type { Template } from '../../../shared/template.js';
 import { decodeText } from '../parse/decode.js';
-import { GenerationalCache } from '../store/generationalCache.js';
+import { GenerationalCache } from '../generationalCache.js';
 import type { ExtractedLink } from '../parse/types.js';
 import { contentFingerprint } from './contentFingerprint.js';
 import { FieldExtractor } from './extract.js';

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip, gzipSync, type ZlibOptions } from 'node:zlib';
-import { GenerationalCache } from '../store/generationalCache.js';
+import { GenerationalCache } from '../generationalCache.js';
 import { warcDigest } from './digest.js';
 import { WarcError } from './errors.js';
 import { fieldLines, type Field } from './fields.js';

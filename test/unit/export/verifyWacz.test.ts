@@ -11,8 +11,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const resources: ZipEntrySpec[] = [
   { name: 'archive/data.warc.gz', data: Buffer.from('WARC/1.1 MARKER-ONE '.repeat(50)) },
-  { name: 'indexes/index.cdx', data: Buffer.from('org,example)/ 20261123 {"url":"http://example.org/"}\n') },
-  { name: 'pages/pages.jsonl', data: Buffer.from('{"format":"json-pages-1.0"}\n') },
+  { name: 'indexes/index.cdx', data: Buffer.from('org,example)/ 20261123000000 {"url":"http://example.org/","filename":"data.warc.gz","offset":"0","length":"20"}\n') },
+  { name: 'pages/pages.jsonl', data: Buffer.from('{"format":"json-pages-1.0"}\n{"url":"http://example.org/","ts":"2026-11-23T00:00:00Z"}\n') },
 ];
 let n = 0;
 async function wacz(entries: ZipEntrySpec[]): Promise<string> {

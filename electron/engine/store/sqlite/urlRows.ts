@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { SkipReason } from '../../../../shared/crawl.js';
 import type { FrontierStore } from '../catalogueStore.js';
 import type { FetchOutcome, LinkRow, NewUrl, QueuedRow, Readmission, UrlRow } from '../catalogueTypes.js';
-import { GenerationalCache } from '../generationalCache.js';
+import { GenerationalCache } from '../../generationalCache.js';
 import { StringPool } from '../stringPool.js';
 import { Statements } from './database.js';
 
