@@ -57,7 +57,9 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
 
   return (
     <section className="report-section qa-analysis" aria-labelledby="qa-title" data-testid="qa-analysis">
-      <h3 id="qa-title">Page analysis</h3>
+      <h2 id="qa-title" className="qa-title">
+        Page analysis
+      </h2>
       <p className="muted small">
         Each archived page is rendered live and from the offline copy in the same browser, and the two are compared: visible text, the
         first screenful, and the resources the copy could not load. The same as <code>harvest qa &lt;archive-dir&gt;</code>.
