@@ -75,6 +75,8 @@ export interface QaResultsPage {
   capture: number | null;
   /** Pages with a result. */
   total: number;
+  /** Archived HTML pages of the capture: what a complete analysis compares (pages - total are left). */
+  pages: number;
   /** Pages by score in ten bins, as QaSummary.histogram. */
   histogram: number[];
   errors: number;

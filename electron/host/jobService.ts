@@ -53,6 +53,8 @@ export class JobService implements ScheduleTarget {
   private readonly cancelRequested = new Set<string>();
   /** Archives held by an export or a page analysis, with what holds them ('exported', 'analysed'). */
   private readonly exporting = new Map<string, string>();
+  /** The archive a page analysis holds (writable, so no other connection can open it): queries go through it. */
+  private readonly lent = new Map<string, Archive>();
   /** Each job's rate history from its current (or last) run in this process. */
   private readonly history = new Map<string, JobProgressHistory>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
@@ -376,10 +378,12 @@ export class JobService implements ScheduleTarget {
     // An analysis writes its results into the catalogue; an export only reads.
     const archive = openArchive(r.archiveDir, what === 'analysed');
     this.exporting.set(id, what);
+    if (what === 'analysed') this.lent.set(id, archive);
     return {
       archive,
       job: r,
       release: () => {
+        this.lent.delete(id);
         archive.close();
         this.exporting.delete(id);
       },
@@ -470,6 +474,8 @@ export class JobService implements ScheduleTarget {
   }
 
   private withArchive<T>(r: JobRecord, writable: boolean, fn: (a: Archive) => T): T {
+    const held = this.lent.get(r.id);
+    if (held) return fn(held);
     const a = openArchive(r.archiveDir, writable);
     try {
       return fn(a);

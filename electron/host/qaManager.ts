@@ -114,10 +114,12 @@ export class QaManager {
   results(id: string, offset: number, limit: number): QaResultsPage {
     return this.read(id, (archive) => {
       const capture = archive.catalogue.currentCapture();
+      let pages = 0;
+      for (const _ of archive.catalogue.iterateCapturePages(capture)) pages++;
       const summary = qaSummary(archive, capture, 0);
-      if (summary === null) return { capture: null, total: 0, histogram: new Array<number>(10).fill(0), errors: 0, withMissing: 0, rows: [] };
+      if (summary === null) return { capture: null, total: 0, pages, histogram: new Array<number>(10).fill(0), errors: 0, withMissing: 0, rows: [] };
       const page = new QaStore(archive.catalogue.sqlite).page(capture, offset, limit);
-      return { capture, total: page.total, histogram: summary.histogram, errors: summary.errors, withMissing: summary.withMissing, rows: page.rows };
+      return { capture, total: page.total, pages, histogram: summary.histogram, errors: summary.errors, withMissing: summary.withMissing, rows: page.rows };
     });
   }
 

@@ -68,6 +68,9 @@ describe('page analysis from the app (qa.* commands)', { skip: existsSync(CHROMI
     const first = log.next(ended, 120_000);
     const started = value<QaRunStatus>(await host.handle('qa.start', { id: job.id, limit: 1 }));
     assert.equal(started.state, 'running');
+    // The analysis holds the catalogue; the library's and viewer's reads go through it meanwhile.
+    const listed = value<{ total: number }>(await host.handle('archives.pages', { id: job.id }));
+    assert.equal(listed.total, 4);
     // The archive is held: a crawl cannot start on it meanwhile, and a second analysis is refused.
     const again = await host.handle('qa.start', { id: job.id });
     assert.equal(again.ok, false, JSON.stringify(log.events.filter((e) => e.type === 'qa')));
@@ -96,6 +99,7 @@ describe('page analysis from the app (qa.* commands)', { skip: existsSync(CHROMI
   it('reads the results back worst first, with each page’s captures, texts and missing stylesheet', async () => {
     const all = value<QaResultsPage>(await host.handle('qa.results', { id: job.id }));
     assert.equal(all.total, 4);
+    assert.equal(all.pages, 4);
     assert.equal(all.histogram.reduce((a, b) => a + b, 0), 4);
     const scores = all.rows.map((r) => Math.min(r.textMatch!, r.screenshotMatch!));
     assert.deepEqual([...scores].sort((a, b) => a - b), scores, 'worst first');

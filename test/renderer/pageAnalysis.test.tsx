@@ -37,7 +37,7 @@ const ROWS: QaPageResult[] = [
 ];
 const HISTOGRAM = [0, 0, 0, 1, 0, 0, 1, 0, 0, 1];
 
-const results = (rows = ROWS): QaResultsPage => ({ capture: 1, total: rows.length, histogram: HISTOGRAM, errors: 1, withMissing: 1, rows });
+const results = (rows = ROWS): QaResultsPage => ({ capture: 1, total: rows.length, pages: 6, histogram: HISTOGRAM, errors: 1, withMissing: 1, rows });
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const detail = (r: QaPageResult): QaPageDetail => ({
@@ -99,7 +99,10 @@ describe('page analysis (Report screen)', () => {
     assert.match(bins[3]!.textContent ?? '', /30–40%: 1 page/);
     assert.equal((bins[3]!.querySelector('.qa-bin-bar') as HTMLElement).style.height, '100%');
     assert.equal((bins[0]!.querySelector('.qa-bin-bar') as HTMLElement).style.height, '0%');
-    assert.match(screen.getByTestId('qa-summary').textContent ?? '', /4 pages analysed in capture 1: 1 could not be compared, 1 with missing resources/);
+    assert.match(screen.getByTestId('qa-summary').textContent ?? '', /4 of 6 pages analysed in capture 1: 1 could not be compared, 1 with missing resources/);
+    // Two pages are left to analyse (a start resumes); all of them can be analysed again.
+    assert.equal(screen.getByTestId('qa-start').textContent, 'Analyse the 2 pages left');
+    assert.equal(screen.getByTestId('qa-start-fresh').textContent, 'Analyse all again');
     assert.deepEqual(api.callsTo('qa.results'), [{ id: 'a', offset: 0, limit: 50 }]);
   });
 
@@ -146,7 +149,7 @@ describe('page analysis (Report screen)', () => {
   it('starts an analysis, shows its progress from events, pauses it and offers to resume', async () => {
     api = fakeApi({
       'qa.status': () => ok(null),
-      'qa.results': () => ok({ capture: null, total: 0, histogram: new Array(10).fill(0), errors: 0, withMissing: 0, rows: [] }),
+      'qa.results': () => ok({ capture: null, total: 0, pages: 10, histogram: new Array(10).fill(0), errors: 0, withMissing: 0, rows: [] }),
       'qa.start': () => ok(status({ done: 0, etaMs: null })),
       'qa.pause': () => ok(status()),
     });

@@ -54,6 +54,7 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
   const start = (fresh: boolean) => void command('qa.start', { id: jobId, fresh }).then((r) => r.ok && setStatus(r.value));
   const pause = () => void command('qa.pause', { id: jobId });
   const analysed = results?.total ?? 0;
+  const remaining = results === null ? 0 : Math.max(0, results.pages - analysed);
 
   return (
     <section className="report-section qa-analysis" aria-labelledby="qa-title" data-testid="qa-analysis">
@@ -70,12 +71,14 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
             Pause analysis
           </button>
         ) : (
-          <button className="primary" onClick={() => start(false)} data-testid="qa-start">
-            {status?.state === 'paused' ? 'Resume analysis' : analysed > 0 ? 'Analyse remaining pages' : 'Analyse pages'}
-          </button>
+          (remaining > 0 || analysed === 0) && (
+            <button className="primary" onClick={() => start(false)} data-testid="qa-start">
+              {status?.state === 'paused' ? 'Resume analysis' : analysed > 0 ? `Analyse the ${plural(remaining, 'page')} left` : 'Analyse pages'}
+            </button>
+          )
         )}
         {!running && analysed > 0 && (
-          <button onClick={() => start(true)} data-testid="qa-start-fresh">
+          <button className={remaining === 0 ? 'primary' : undefined} onClick={() => start(true)} data-testid="qa-start-fresh">
             Analyse all again
           </button>
         )}
@@ -84,7 +87,7 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
       {results && results.total > 0 && (
         <>
           <p data-testid="qa-summary">
-            {plural(results.total, 'page')} analysed in capture {results.capture}: {formatCount(results.errors)} could not be compared,{' '}
+            {formatCount(results.total)} of {plural(results.pages, 'page')} analysed in capture {results.capture}: {formatCount(results.errors)} could not be compared,{' '}
             {formatCount(results.withMissing)} with missing resources.
           </p>
           <div className="qa-layout">
