@@ -8,6 +8,7 @@ import type { ExtractedTable } from './extracted.js';
 import { AppSettingsSchema, LiveControlSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
 import type { QaReport } from './report.js';
+import type { QaPageDetail, QaResultsPage, QaRunStatus } from './qa.js';
 import { SearchArgsSchema, type SearchReply } from './search.js';
 import { DublinCoreSchema, EXPORT_FORMATS, type DublinCore, type ExportFormat, type ExportProgress, type MetadataSuggestion } from './metadata.js';
 
@@ -266,6 +267,20 @@ export const COMMANDS = {
   /** Pause, resume, politeness or active workers of an attached cluster harvest, as `harvest control --db`. */
   'clusters.control': { args: z.object({ id, control: ClusterControlSchema }).strict() },
   'clusters.detach': { args: z.object({ id }).strict() },
+  /**
+   * Starts (or resumes) the page analysis of an idle archive's newest capture, as `harvest qa`: pages
+   * an earlier run analysed are kept unless `fresh`; `limit` analyses a sample. Progress arrives as
+   * 'qa' events; the archive is busy (as during an export) until it ends.
+   */
+  'qa.start': { args: z.object({ id, limit: z.number().int().positive().optional(), fresh: z.boolean().default(false) }).strict() },
+  /** Pauses a running analysis: pages under way are abandoned, results so far are kept. */
+  'qa.pause': { args: z.object({ id }).strict() },
+  /** The archive's analysis run in this host process (running or its last outcome), or null. */
+  'qa.status': { args: z.object({ id }).strict() },
+  /** The newest capture's results, worst first, paged, with the histogram of all of them. */
+  'qa.results': { args: z.object({ id, ...pageArgs }).strict() },
+  /** One analysed page: its figures, both first-screenful captures and both visible texts. */
+  'qa.page': { args: z.object({ id, url: z.string().min(1).max(8000) }).strict() },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -324,6 +339,12 @@ export interface CommandResults {
   'clusters.list': ClusterView[];
   'clusters.control': ClusterView;
   'clusters.detach': { id: string };
+  'qa.start': QaRunStatus;
+  'qa.pause': QaRunStatus;
+  'qa.status': QaRunStatus | null;
+  'qa.results': QaResultsPage;
+  /** null when the page has no result in the newest capture. */
+  'qa.page': QaPageDetail | null;
 }
 
 /** One capture of a page: its source (HTML and CSS) and visible text (HTML), both null for other types. */
@@ -375,7 +396,8 @@ export type HostEvent =
   | { type: 'urls'; id: string; events: UrlEvent[] }
   | { type: 'export'; export: ExportStatus }
   | { type: 'cluster'; cluster: ClusterView }
-  | { type: 'cluster-detached'; id: string };
+  | { type: 'cluster-detached'; id: string }
+  | { type: 'qa'; qa: QaRunStatus };
 
 /** The typed API the renderer calls; the preload and the web transport both implement it. */
 export type HarvestApi = {

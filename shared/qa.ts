@@ -48,3 +48,50 @@ export interface QaSummary {
   /** The lowest-scoring pages, worst first. */
   worst: QaPageResult[];
 }
+
+/** The two sides of a compared page: the live page (reference) and the archived copy. */
+export type QaSide = 'reference' | 'copy';
+
+/** An analysis run by the app, pushed as 'qa' events while it runs. */
+export interface QaRunStatus {
+  jobId: string;
+  capture: number;
+  /** 'paused': stopped by the archivist (a second start resumes); 'done': every page analysed. */
+  state: 'running' | 'paused' | 'done' | 'failed';
+  /** Pages analysed in this run, of those this run had to do. */
+  done: number;
+  total: number;
+  /** Pages an earlier run had analysed (kept, not analysed again). */
+  kept: number;
+  startedAt: string;
+  /** Time left at this run's rate so far; null until a page is done. */
+  etaMs: number | null;
+  error: string | null;
+}
+
+/** One page of a capture's results, worst first, with the figures of all of them. */
+export interface QaResultsPage {
+  /** The capture the results are of (the newest, which the analysis compares); null for an archive never analysed. */
+  capture: number | null;
+  /** Pages with a result. */
+  total: number;
+  /** Archived HTML pages of the capture: what a complete analysis compares (pages - total are left). */
+  pages: number;
+  /** Pages by score in ten bins, as QaSummary.histogram. */
+  histogram: number[];
+  errors: number;
+  withMissing: number;
+  rows: QaPageResult[];
+}
+
+/** One side of a compared page: its first screenful as a `data:image/png` URL and its visible text; null where not kept. */
+export interface QaEvidence {
+  image: string | null;
+  text: string | null;
+}
+
+export interface QaPageDetail {
+  result: QaPageResult;
+  reference: QaEvidence;
+  copy: QaEvidence;
+}

@@ -16,6 +16,7 @@ import type { ClusterWatch } from './clusterWatch.js';
 import type { ExportManager } from './exportManager.js';
 import { HostError } from './hostError.js';
 import type { JobService } from './jobService.js';
+import type { QaManager } from './qaManager.js';
 
 /** What differs between hosts: native dialogs and the desktop shell exist only in Electron. */
 export interface HostShell {
@@ -51,7 +52,7 @@ type Handlers = { [C in CommandName]: (args: ParsedArgs<C>) => Promise<CommandRe
 export type CommandHandler = (name: string, rawArgs: unknown) => Promise<Reply<unknown>>;
 
 /** The one entry point of every command, whichever host carries it: validates, runs, and answers a Reply. */
-export function createCommandHandler(jobs: JobService, exports: ExportManager, clusters: ClusterWatch, shell: HostShell): CommandHandler {
+export function createCommandHandler(jobs: JobService, exports: ExportManager, clusters: ClusterWatch, shell: HostShell, qa: QaManager): CommandHandler {
   const defaults = (() => {
     const { seeds: _seeds, ...rest } = parseJob({ seeds: ['https://example.org/'] });
     return rest;
@@ -127,6 +128,11 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'clusters.list': () => clusters.list(),
     'clusters.control': (a) => clusters.control(a.id, a.control),
     'clusters.detach': (a) => clusters.detach(a.id),
+    'qa.start': (a) => qa.start(a.id, { limit: a.limit, fresh: a.fresh }),
+    'qa.pause': (a) => qa.pause(a.id),
+    'qa.status': (a) => qa.status(a.id),
+    'qa.results': (a) => qa.results(a.id, a.offset, a.limit),
+    'qa.page': (a) => qa.page(a.id, a.url),
   };
 
   return async (name, rawArgs) => {

@@ -5,6 +5,7 @@ import { DataDir } from './dataDir.js';
 import { ExportLog } from './exportLog.js';
 import { ExportManager, type ExporterMap } from './exportManager.js';
 import { JobService } from './jobService.js';
+import { QaManager } from './qaManager.js';
 import { Scheduler, systemClock, systemTimers, type Clock, type Timers } from './scheduler.js';
 
 export interface EngineHost {
@@ -14,6 +15,8 @@ export interface EngineHost {
   exports: ExportManager;
   scheduler: Scheduler;
   clusters: ClusterWatch;
+  /** Page analyses started from the app. */
+  qa: QaManager;
   /** Pauses and checkpoints every running crawl, then releases the data folder (and lets go of attached clusters). */
   shutdown(): Promise<void>;
 }
@@ -43,7 +46,7 @@ export function startEngineHost(opts: EngineHostOptions): EngineHost {
   const scheduler = new Scheduler(jobs, clock, opts.timers ?? systemTimers);
   // A run that waited for a capture in progress, or for an export, starts when that ends.
   jobs.onEvent((e) => {
-    if (e.type === 'job' || (e.type === 'export' && e.export.state !== 'running')) scheduler.poke();
+    if (e.type === 'job' || (e.type === 'export' && e.export.state !== 'running') || (e.type === 'qa' && e.qa.state !== 'running')) scheduler.poke();
   });
   // Slots missed while the host was closed: one run each job, now.
   scheduler.start();
@@ -51,15 +54,18 @@ export function startEngineHost(opts: EngineHostOptions): EngineHost {
   // Exports killed with the last session left work folders behind; they go now, in the background.
   void exports.sweepOrphans();
   const clusters = new ClusterWatch((e) => jobs.publish(e), opts.clusterPollMs);
+  const qa = new QaManager(jobs, (e) => jobs.publish(e));
   return {
-    handle: createCommandHandler(jobs, exports, clusters, opts.shell),
+    handle: createCommandHandler(jobs, exports, clusters, opts.shell, qa),
     onEvent: (l) => jobs.onEvent(l),
     jobs,
     exports,
     scheduler,
     clusters,
+    qa,
     shutdown: async () => {
       scheduler.stop();
+      await qa.shutdown();
       await clusters.shutdown();
       await jobs.shutdown();
     },

@@ -51,7 +51,10 @@ export class JobService implements ScheduleTarget {
   private readonly facts = new Map<string, Facts>();
   private readonly runners = new Map<string, CrawlRunner>();
   private readonly cancelRequested = new Set<string>();
-  private readonly exporting = new Set<string>();
+  /** Archives held by an export or a page analysis, with what holds them ('exported', 'analysed'). */
+  private readonly exporting = new Map<string, string>();
+  /** The archive a page analysis holds (writable, so no other connection can open it): queries go through it. */
+  private readonly lent = new Map<string, Archive>();
   /** Each job's rate history from its current (or last) run in this process. */
   private readonly history = new Map<string, JobProgressHistory>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
@@ -167,7 +170,7 @@ export class JobService implements ScheduleTarget {
    */
   delete(id: string, deleteArchive: boolean): DeleteReport {
     const r = this.idle(id, 'deleted');
-    if (this.exporting.has(id)) throw new HostError('conflict', 'the archive is being exported');
+    if (this.exporting.has(id)) throw new HostError('conflict', `the archive is being ${this.exporting.get(id)}`);
     let report: DeleteReport = { archiveDir: r.archiveDir, kept: true, removed: [], leftBehind: [], folderRemoved: false, refused: null };
     if (deleteArchive) {
       try {
@@ -365,16 +368,22 @@ export class JobService implements ScheduleTarget {
     return this.history.get(id) ?? { latest: null, history: [] };
   }
 
-  /** Opens a job's archive read-only for an export; refused while the job runs. Call release when done. */
-  openForExport(id: string): { archive: Archive; job: JobRecord; release: () => void } {
-    const r = this.idle(id, 'exported');
-    if (this.exporting.has(id)) throw new HostError('conflict', 'the archive is already being exported');
-    const archive = openArchive(r.archiveDir, false);
-    this.exporting.add(id);
+  /**
+   * Opens a job's archive read-only for an export (or, `what` 'analysed', writable for a page
+   * analysis), holding it until release: refused while the job runs, and no crawl starts meanwhile. Call release when done.
+   */
+  openForExport(id: string, what: 'exported' | 'analysed' = 'exported'): { archive: Archive; job: JobRecord; release: () => void } {
+    const r = this.idle(id, what);
+    if (this.exporting.has(id)) throw new HostError('conflict', `the archive is already being ${this.exporting.get(id)}`);
+    // An analysis writes its results into the catalogue; an export only reads.
+    const archive = openArchive(r.archiveDir, what === 'analysed');
+    this.exporting.set(id, what);
+    if (what === 'analysed') this.lent.set(id, archive);
     return {
       archive,
       job: r,
       release: () => {
+        this.lent.delete(id);
         archive.close();
         this.exporting.delete(id);
       },
@@ -400,7 +409,7 @@ export class JobService implements ScheduleTarget {
 
   private launch(r: JobRecord): JobSummary {
     if (this.closed) throw new HostError('conflict', 'the host is shutting down');
-    if (this.exporting.has(r.id)) throw new HostError('conflict', 'the archive is being exported');
+    if (this.exporting.has(r.id)) throw new HostError('conflict', `the archive is being ${this.exporting.get(r.id)}`);
     const runner = new CrawlRunner(
       { archiveDir: r.archiveDir, gates: this.gates, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
       {
@@ -465,6 +474,8 @@ export class JobService implements ScheduleTarget {
   }
 
   private withArchive<T>(r: JobRecord, writable: boolean, fn: (a: Archive) => T): T {
+    const held = this.lent.get(r.id);
+    if (held) return fn(held);
     const a = openArchive(r.archiveDir, writable);
     try {
       return fn(a);

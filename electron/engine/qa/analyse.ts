@@ -5,6 +5,7 @@ import { MirrorBroker } from '../render/mirrorBroker.js';
 import type { Archive } from '../store/archive.js';
 import { analysePage } from './analysePage.js';
 import { ArchivedFiles } from './archivedFiles.js';
+import { clearEvidence, type PageEvidence, removeEvidence, writeEvidence } from './evidence.js';
 import { QaStore } from './qaStore.js';
 
 export interface AnalyseOptions {
@@ -47,13 +48,24 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
   }
   const store = new QaStore(archive.catalogue.sqlite);
   store.prepare();
-  if (opts.fresh) store.clear(capture);
+  if (opts.fresh) {
+    store.clear(capture);
+    await clearEvidence(archive.dir, capture);
+  }
   const done = store.analysed(capture);
   const urls: string[] = [];
   for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
   const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
   const pool = new BrowserPool({ ...settings, screenshots: false });
-  const ctx = { pool, mirror: new MirrorBroker(archive), files: new ArchivedFiles(archive), userAgent: userAgentFor(archive.job), signal: opts.signal };
+  const files = new ArchivedFiles(archive);
+  const ctx = {
+    pool,
+    mirror: new MirrorBroker(archive),
+    files,
+    userAgent: userAgentFor(archive.job),
+    signal: opts.signal,
+    keep: (_url: string, localPath: string, evidence: PageEvidence) => writeEvidence(archive.dir, capture, localPath, evidence),
+  };
   let analysed = 0;
   opts.onProgress?.(0, todo.length);
   // The first failure (an abandoned render) stops new pages; those under way settle first.
@@ -63,7 +75,10 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     for (const url of todo) {
       if (opts.signal.aborted || failure !== null) break;
       const task: Promise<void> = analysePage(ctx, url, capture)
-        .then((r) => {
+        .then(async (r) => {
+          // A page that could not be compared keeps nothing from an earlier analysis.
+          const localPath = r.error === null ? null : files.localPath(url);
+          if (localPath !== null) await removeEvidence(archive.dir, capture, localPath);
           store.put(r);
           opts.onProgress?.(++analysed, todo.length);
         })

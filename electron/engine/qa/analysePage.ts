@@ -5,6 +5,7 @@ import { mirrorFileOf, mirrorUrlOf, type MirrorBroker } from '../render/mirrorBr
 import { RenderAbortedError, type RenderedPage } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import type { ArchivedFiles } from './archivedFiles.js';
+import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
 import { RecordingBroker, type RecordedRequest } from './recordingBroker.js';
 import { screenshotMatch } from './screenshotMatch.js';
@@ -17,6 +18,8 @@ export interface PageAnalysisContext {
   files: ArchivedFiles;
   userAgent: string;
   signal: AbortSignal;
+  /** Keeps what a compared page showed (both captures and texts), before its result is recorded. */
+  keep?: (url: string, localPath: string, evidence: PageEvidence) => Promise<void>;
 }
 
 /** One page: the live page and its offline copy rendered alike, then compared. */
@@ -54,9 +57,12 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
     if (e instanceof RenderAbortedError || ctx.signal.aborted) throw new RenderAbortedError();
     return { ...result, error: `the offline copy could not be rendered: ${(e as Error).message}` };
   }
+  const referenceText = visibleText(reference.html);
+  const copyText = visibleText(copied.html);
+  await ctx.keep?.(url, localPath, { reference: { image: reference.thumbnail, text: referenceText }, copy: { image: copied.thumbnail, text: copyText } });
   return {
     ...result,
-    textMatch: textMatch(visibleText(reference.html), visibleText(copied.html)),
+    textMatch: textMatch(referenceText, copyText),
     screenshotMatch: screenshotMatch(reference.thumbnail, copied.thumbnail),
     missing: missingFrom(live.requests, copy.requests, ctx.files),
     deadLinks: deadLinks(copied.html, copyUrl, ctx.files),

@@ -84,6 +84,21 @@ export class QaStore {
     return rows.map(toResult);
   }
 
+  /** A page of a capture's results, worst first, and how many there are in all. */
+  page(capture: number, offset: number, limit: number): { total: number; rows: QaPageResult[] } {
+    if (!this.exists) return { total: 0, rows: [] };
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM qa_pages WHERE capture = ?').get(capture) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT * FROM qa_pages WHERE capture = ? ${WORST_FIRST} LIMIT ? OFFSET ?`).all(capture, limit, offset) as Row[];
+    return { total, rows: rows.map(toResult) };
+  }
+
+  /** One page's result in a capture, or null. */
+  result(capture: number, url: string): QaPageResult | null {
+    if (!this.exists) return null;
+    const row = this.db.prepare('SELECT * FROM qa_pages WHERE capture = ? AND url = ?').get(capture, url) as Row | undefined;
+    return row === undefined ? null : toResult(row);
+  }
+
   /** Captures with results, newest first. */
   captures(): number[] {
     if (!this.exists) return [];

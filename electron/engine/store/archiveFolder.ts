@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and the
  * full-text index with their SQLite side files (and an index being rebuilt), the offline copy, the
- * WARC files, the thumbnails of rendered pages, a live control request, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
+ * WARC files, the thumbnails of rendered pages, what a page analysis keeps, a live control request, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
  */
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const TEXT_INDEX_FILE = 'text.sqlite';
@@ -15,6 +15,8 @@ export const WARC_DIR = 'warc';
 export const TMP_DIR = '.partial';
 /** Pictures of rendered pages (see thumbnails.ts). */
 export const THUMBNAILS_DIR = 'thumbnails';
+/** What a page analysis keeps of each compared page (see qa/evidence.ts). */
+export const QA_DIR = 'qa';
 /** A live politeness change waiting for the running crawl (see crawl/liveControl.ts). */
 export const CONTROL_FILE = 'control.json';
 /**
@@ -32,6 +34,7 @@ const HARVEST_NAMES: ReadonlySet<string> = new Set([
   WARC_DIR,
   TMP_DIR,
   THUMBNAILS_DIR,
+  QA_DIR,
   CONTROL_FILE,
   ARCHIVE_MARKER,
 ]);

@@ -6,6 +6,7 @@ import { useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { useNav } from '../../stores/nav.js';
 import { ArchivePicker } from '../ArchivePicker/index.js';
+import { PageAnalysis } from '../PageAnalysis/index.js';
 import { thumbnailUrl } from '../Viewer/frameLocation.js';
 import { Examples, ReportTable } from './ReportTable.js';
 
@@ -56,6 +57,7 @@ export function Report() {
           </span>
         )}
       </div>
+      {jobId !== null && <PageAnalysis key={jobId} jobId={jobId} />}
       {jobId === null && <p className="empty-state">No archives yet: a job&apos;s archive appears in the Library once it runs.</p>}
       {error && (
         <p className="error-banner" role="alert" data-testid="report-error">

@@ -1,0 +1,166 @@
+import type { HostEvent } from '../../shared/contract.js';
+import type { QaPageDetail, QaResultsPage, QaRunStatus } from '../../shared/qa.js';
+import { analyseArchive, qaSummary, QaUsageError } from '../engine/qa/analyse.js';
+import { readEvidence } from '../engine/qa/evidence.js';
+import { QaStore } from '../engine/qa/qaStore.js';
+import { findBrowser } from '../engine/render/browserPath.js';
+import { Archive } from '../engine/store/archive.js';
+import { HostError } from './hostError.js';
+import { asHostError, type JobService } from './jobService.js';
+
+/** Progress events per analysis are kept to a few a second. */
+const PROGRESS_EVENT_GAP_MS = 250;
+
+interface Run {
+  status: QaRunStatus;
+  abort: AbortController;
+  /** The archive the analysis holds: results are read through it while it runs. */
+  archive: Archive;
+  done: Promise<void>;
+}
+
+/**
+ * Page analyses started from the app (`harvest qa` behind commands): one per archive at a time,
+ * holding the archive as an export does, its progress pushed as 'qa' events. Pausing aborts the
+ * run; what it analysed is already in the catalogue, so the next start resumes.
+ */
+export class QaManager {
+  private readonly running = new Map<string, Run>();
+  /** The last run's outcome per archive, for a reloaded screen. */
+  private readonly last = new Map<string, QaRunStatus>();
+
+  constructor(
+    private readonly jobs: JobService,
+    private readonly emit: (e: HostEvent) => void,
+  ) {}
+
+  start(id: string, opts: { limit?: number | undefined; fresh: boolean }): QaRunStatus {
+    if (this.running.has(id)) throw new HostError('conflict', 'this archive is already being analysed');
+    const { archive, release } = this.jobs.openForExport(id, 'analysed');
+    let executablePath: string;
+    try {
+      executablePath = findBrowser(archive.job.render.browserPath);
+    } catch (e) {
+      release();
+      throw new HostError('unsupported', `the analysis renders pages in Chromium: ${(e as Error).message}`);
+    }
+    const startedAtMs = Date.now();
+    const status: QaRunStatus = {
+      jobId: id,
+      capture: archive.catalogue.currentCapture(),
+      state: 'running',
+      done: 0,
+      total: 0,
+      kept: 0,
+      startedAt: new Date(startedAtMs).toISOString(),
+      etaMs: null,
+      error: null,
+    };
+    const abort = new AbortController();
+    let lastEventMs = 0;
+    const publish = () => this.emit({ type: 'qa', qa: { ...status } });
+    const run = async () => {
+      try {
+        const outcome = await analyseArchive(archive, { ...archive.job.render, executablePath }, {
+          ...(opts.limit !== undefined && { limit: opts.limit }),
+          fresh: opts.fresh,
+          signal: abort.signal,
+          onProgress: (done, total) => {
+            status.done = done;
+            status.total = total;
+            status.etaMs = done === 0 ? null : Math.round(((Date.now() - startedAtMs) / done) * (total - done));
+            const now = Date.now();
+            if (now - lastEventMs >= PROGRESS_EVENT_GAP_MS || done === total) {
+              lastEventMs = now;
+              publish();
+            }
+          },
+        });
+        status.kept = outcome.kept;
+        status.state = abort.signal.aborted ? 'paused' : 'done';
+      } catch (e) {
+        status.state = abort.signal.aborted ? 'paused' : 'failed';
+        status.error = abort.signal.aborted ? null : e instanceof QaUsageError || e instanceof Error ? e.message : String(e);
+      } finally {
+        status.etaMs = null;
+        this.running.delete(id);
+        this.last.set(id, { ...status });
+        release();
+        publish();
+      }
+    };
+    // The pages an earlier run analysed, so the screen can say how many are kept before the first is done.
+    status.kept = opts.fresh ? 0 : new QaStore(archive.catalogue.sqlite).analysed(status.capture).size;
+    const entry: Run = { status, abort, archive, done: Promise.resolve() };
+    this.running.set(id, entry);
+    publish();
+    entry.done = run();
+    return { ...status };
+  }
+
+  pause(id: string): QaRunStatus {
+    const r = this.running.get(id);
+    if (!r) throw new HostError('conflict', 'no analysis of this archive is running');
+    r.abort.abort();
+    return { ...r.status };
+  }
+
+  status(id: string): QaRunStatus | null {
+    this.jobs.get(id);
+    const r = this.running.get(id);
+    return r ? { ...r.status } : (this.last.get(id) ?? null);
+  }
+
+  results(id: string, offset: number, limit: number): QaResultsPage {
+    return this.read(id, (archive) => {
+      const capture = archive.catalogue.currentCapture();
+      let pages = 0;
+      for (const _ of archive.catalogue.iterateCapturePages(capture)) pages++;
+      const summary = qaSummary(archive, capture, 0);
+      if (summary === null) return { capture: null, total: 0, pages, histogram: new Array<number>(10).fill(0), errors: 0, withMissing: 0, rows: [] };
+      const page = new QaStore(archive.catalogue.sqlite).page(capture, offset, limit);
+      return { capture, total: page.total, pages, histogram: summary.histogram, errors: summary.errors, withMissing: summary.withMissing, rows: page.rows };
+    });
+  }
+
+  page(id: string, url: string): QaPageDetail | null {
+    return this.read(id, (archive) => {
+      const capture = archive.catalogue.currentCapture();
+      const result = new QaStore(archive.catalogue.sqlite).result(capture, url);
+      if (result === null) return null;
+      const row = archive.catalogue.sqlite.prepare(`SELECT local_path AS p FROM urls WHERE url = ?`).get(url) as { p: string | null } | undefined;
+      const localPath = row?.p ?? null;
+      const none = { image: null, text: null };
+      return {
+        result,
+        reference: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'reference'),
+        copy: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'copy'),
+      };
+    });
+  }
+
+  /** Abandons every running analysis (results so far are kept) and waits for them to let go of their archives. */
+  async shutdown(): Promise<void> {
+    const runs = [...this.running.values()];
+    for (const r of runs) r.abort.abort();
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  /** Reads through the running analysis's archive, else opens it read-only (refused while a crawl or export holds it). */
+  private read<T>(id: string, fn: (a: Archive) => T): T {
+    const job = this.jobs.get(id);
+    const r = this.running.get(id);
+    if (r) return fn(r.archive);
+    let archive: Archive;
+    try {
+      archive = Archive.open(job.archiveDir, { readonly: true });
+    } catch (e) {
+      throw asHostError(e);
+    }
+    try {
+      return fn(archive);
+    } finally {
+      archive.close();
+    }
+  }
+}

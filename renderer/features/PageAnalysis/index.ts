@@ -1,0 +1,1 @@
+export { PageAnalysis } from './PageAnalysis.js';
