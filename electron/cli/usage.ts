@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'import', 'report', 'thumbnails', 'control', 'cluster', 'worker'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'import', 'cdx', 'report', 'thumbnails', 'control', 'cluster', 'worker'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -26,6 +26,7 @@ export const CONTROL_USAGE =
   'harvest control <archive-dir> [--connections <n>] [--delay-ms <ms> | --adaptive-delay]\n       harvest control --db <postgres-url> [--connections <n>] [--delay-ms <ms> | --adaptive-delay] [--workers <n> | --all-workers] [--pause | --resume]';
 export const THUMBNAILS_USAGE = 'harvest thumbnails <archive-dir> [--browser-path <file>] [--quiet]';
 export const IMPORT_USAGE = 'harvest import <file-or-folder>... --out <archive-dir> [--name <title>] [--quiet]';
+export const CDX_USAGE = 'harvest cdx <archive-dir> <url> [--match exact|prefix|host|domain] [--from <ts>] [--to <ts>] [--limit <n>] [--json]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
 
 /** Each command's one-line synopsis, printed when it is called wrongly. */
@@ -45,6 +46,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   search: SEARCH_USAGE,
   reindex: REINDEX_USAGE,
   import: IMPORT_USAGE,
+  cdx: CDX_USAGE,
   report: REPORT_USAGE,
   thumbnails: THUMBNAILS_USAGE,
   control: CONTROL_USAGE,
@@ -105,6 +107,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   search: `Full-text search of an archive's pages, best first (BM25), with highlighted snippets.\nQueries: words (all must match), "a phrase", OR, NOT, prefix*.\n\nusage: ${SEARCH_USAGE}\n\noptions:\n  --json          {"total": N, "hits": [...]} instead of lines\n  --limit <n>     at most n hits (default 20)\n  --type <t>      only html, pdf or text documents\n  --capture <n>   only that capture`,
   reindex: `Build the full-text index of an archive from its saved pages, without crawling again.\n\nusage: ${REINDEX_USAGE}\n\noptions:\n  --quiet   no progress line`,
   import: `Import other tools' WARC (1.0, 1.1, plain or gzipped) and WACZ files as a new archive: catalogue,\nsearch index, offline copy; the records are kept as they are. A folder means its .warc, .warc.gz and\n.wacz files. A record that cannot be read is named (file, byte offset, why) and skipped.\n\nusage: ${IMPORT_USAGE}\n\noptions:\n  --out, -o <dir>   the archive folder to create (required)\n  --name <title>    the archive's name (default: after the first input)\n  --quiet           no progress line`,
+  cdx: `The captures of a URL as pywb's CDX server lists them: urlkey, timestamp, url, mime, status,\ndigest, length, offset, filename (the WARC record holding the payload), by URL then time.\n\nusage: ${CDX_USAGE}\n\noptions:\n  --match <m>    exact (default), prefix (URLs starting with it), host, or domain (with subdomains)\n  --from, --to   timestamps of 1 to 14 digits (yyyyMMddHHmmss), inclusive\n  --limit <n>    at most n lines\n  --json         one JSON object a line instead of CDXJ lines`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,
   control: `Change a crawl's politeness while it runs (within a second, whichever process runs it), or for\nits next run when none is running. The change is kept with the job.\n\nusage: ${CONTROL_USAGE}\n\noptions:\n  --connections <n>   requests at once per host (1-64)\n  --delay-ms <ms>     a fixed gap between the starts of two requests to one host\n  --adaptive-delay    twice the host's last response time, at least 250 ms\n\nA cluster harvest (--db): every worker takes the change before its next batch, and\n  --workers <n>       only the first n live workers (by id) lease; the others stand by\n  --all-workers       every live worker leases again\n  --pause             workers finish the batches they hold and take no new one\n  --resume            workers take batches again`,
   thumbnails: `Make the missing thumbnails of an archive's pages from its offline copy, with nothing but\nthe copy reachable (written under thumbnails/, not to the WARC).\n\nusage: ${THUMBNAILS_USAGE}\n\noptions:\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,

@@ -141,4 +141,30 @@ describe('harvest import: a warcio.js WARC', { timeout: 120_000 }, () => {
     const copy = readFileSync(path.join(again, 'mirror', records.get(`${ORIGIN}/copy.html`)!.localPath!), 'utf8');
     assert.match(copy, /Naïveté of the reading room/);
   });
+
+  it("lists captures with harvest cdx: pywb's fields, each pointing at the record that holds its payload", async () => {
+    const r = await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    assert.deepEqual(
+      lines.map((l) => [l.url, l.status, l.timestamp]),
+      ['/', '/chunked.html', '/copy.html', '/gone.html', '/img.png', '/latin.html', '/old.html'].map((p) => [`${ORIGIN}${p}`, p === '/gone.html' ? '404' : p === '/old.html' ? '301' : '200', '20240305102030']),
+    );
+    const file = readFileSync(path.join(archive, 'warc', lines[0]!.filename!));
+    for (const l of lines) {
+      assert.deepEqual(Object.keys(l), ['urlkey', 'timestamp', 'url', 'mime', 'status', 'digest', 'length', 'offset', 'filename']);
+      const head = gunzipSync(file.subarray(Number(l.offset), Number(l.offset) + Number(l.length))).toString('latin1');
+      // A revisit's payload is its original's response record.
+      const holder = l.url === `${ORIGIN}/copy.html` ? `${ORIGIN}/latin.html` : l.url;
+      assert.match(head, new RegExp(`^WARC/1\\.1\r\n[^]*WARC-Target-URI: ${holder}\r\n[^]*WARC-Type: response`), l.url);
+    }
+    assert.equal(lines.find((l) => l.url === `${ORIGIN}/img.png`)?.mime, 'image/png');
+    assert.equal(lines[0]!.urlkey, 'test,example,archive)/');
+    const exact = await runHarvest(['cdx', archive, `${ORIGIN}/latin.html`]);
+    assert.match(exact.stdout, /^test,example,archive\)\/latin\.html 20240305102030 \{"url":/);
+    assert.equal(exact.stdout.trim().split('\n').length, 1);
+    assert.equal((await runHarvest(['cdx', archive, 'example.test', '--match', 'domain'])).stdout.trim().split('\n').length, 7);
+    assert.equal((await runHarvest(['cdx', archive, 'example.test', '--match', 'host'])).stdout, '');
+    assert.equal((await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--to', '2023'])).stdout, '');
+  });
 });

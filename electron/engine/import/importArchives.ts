@@ -16,10 +16,10 @@ import { WarcCopy } from './warcCopy.js';
 export { ImportInputError };
 
 export interface ImportProgress {
+  /** Reading records (done and total are bytes of the input files), then the offline copy's rewrite (URL ids checked). */
   phase: 'reading' | 'rewriting';
-  /** Bytes of the input files read so far, of all of them. */
-  bytesDone: number;
-  bytesTotal: number;
+  done: number;
+  total: number;
   records: number;
   damaged: number;
 }
@@ -88,7 +88,7 @@ export async function importArchives(inputs: readonly string[], outDir: string, 
   try {
     await pool.ready();
     const documents = await finalizeMirror(archive, pool, (done, total) =>
-      opts.onProgress?.({ phase: 'rewriting', bytesDone: done, bytesTotal: total, records: result.records, damaged: result.problems.length }),
+      opts.onProgress?.({ phase: 'rewriting', done, total, records: result.records, damaged: result.problems.length }),
     { every: true });
     archive.catalogue.setMeta('state', 'finished');
     return { ...result, documents };
@@ -151,7 +151,7 @@ async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<
                 }
               }
             }
-            opts.onProgress?.({ phase: 'reading', bytesDone: bytesBefore + item.end, bytesTotal, records, damaged: problems.length });
+            opts.onProgress?.({ phase: 'reading', done: bytesBefore + item.end, total: bytesTotal, records, damaged: problems.length });
           }
           c.sqlite.exec('COMMIT');
         } catch (e) {
