@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { UrlRecord } from '../../shared/crawl.js';
+import { startWebHost } from '../../electron/host/webHost.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 
 const ORIGIN = 'http://archive.example.test';
@@ -166,5 +167,28 @@ describe('harvest import: a warcio.js WARC', { timeout: 120_000 }, () => {
     assert.equal((await runHarvest(['cdx', archive, 'example.test', '--match', 'domain'])).stdout.trim().split('\n').length, 7);
     assert.equal((await runHarvest(['cdx', archive, 'example.test', '--match', 'host'])).stdout, '');
     assert.equal((await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--to', '2023'])).stdout, '');
+  });
+
+  it('answers the CDX server API on harvest serve, behind the token', async () => {
+    const web = await startWebHost({ dataDir: path.join(work, 'data') });
+    try {
+      const job = web.engine.jobs.importArchive(archive);
+      const get = (query: string, base = web.url) => fetch(`${base}cdx/${job.id}?${query}`);
+      const r = await get(`url=${encodeURIComponent(`${ORIGIN}/`)}&matchType=prefix&output=json&limit=3`);
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /ndjson/);
+      const lines = (await r.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+      const cli = (await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--json', '--limit', '3'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+      assert.deepEqual(lines, cli);
+      const star = await (await get(`url=${encodeURIComponent(`${ORIGIN}/l*`)}`)).text();
+      assert.match(star, /^test,example,archive\)\/latin\.html 20240305102030 \{/);
+      assert.equal((await get('matchType=exact')).status, 400);
+      assert.equal((await get(`url=x&from=20x`)).status, 400);
+      assert.equal((await fetch(`${web.url}cdx/no-such-job?url=x`)).status, 404);
+      const tokenless = await fetch(web.url.replace(/\/t\/[^/]+\/$/, `/t/wrong/cdx/${job.id}?url=x`));
+      assert.doesNotMatch(await tokenless.text(), /latin/);
+    } finally {
+      await web.close();
+    }
   });
 });
