@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { CaptureSummary, ChangeReport } from '../../shared/captures.js';
+import { startWebHost } from '../../electron/host/webHost.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 
 const ORIGIN = 'http://crawls.example.test';
@@ -71,5 +72,32 @@ describe('harvest import: two crawls become two captures', { timeout: 120_000 },
     );
     const search = JSON.parse((await runHarvest(['search', archive, 'brand', '--json'])).stdout) as { hits: { capture: { id: number } }[] };
     assert.deepEqual(search.hits.map((h) => h.capture.id), [2]);
+  });
+
+  it('serves Memento on harvest serve: a TimeMap of both captures, a TimeGate, raw mementos', async () => {
+    const web = await startWebHost({ dataDir: path.join(work, 'data') });
+    try {
+      const job = web.engine.jobs.importArchive(archive);
+      const memento = (ts: string) => `${web.url}memento/${job.id}/${ts}id_/${ORIGIN}/`;
+      const map = await fetch(`${web.url}timemap/${job.id}/${ORIGIN}/`);
+      assert.equal(map.status, 200);
+      assert.equal(map.headers.get('content-type'), 'application/link-format');
+      const text = await map.text();
+      assert.match(text, new RegExp(`<${memento('20230110080000')}>; rel="first memento"; datetime="Tue, 10 Jan 2023 08:00:00 GMT"`));
+      assert.match(text, new RegExp(`<${memento('20240620080000')}>; rel="last memento"; datetime="Thu, 20 Jun 2024 08:00:00 GMT"`));
+      const gate = (accept?: string) => fetch(`${web.url}timegate/${job.id}/${ORIGIN}/`, { redirect: 'manual', ...(accept && { headers: { 'Accept-Datetime': accept } }) });
+      const early = await gate('Wed, 01 Mar 2023 00:00:00 GMT');
+      assert.equal(early.status, 302);
+      assert.equal(early.headers.get('location'), memento('20230110080000'));
+      assert.equal((await gate()).headers.get('location'), memento('20240620080000'));
+      const raw = await fetch(memento('20230110080000'));
+      assert.equal(raw.status, 200);
+      assert.equal(await raw.text(), page('Home', 'first words'));
+      assert.equal(raw.headers.get('memento-datetime'), 'Tue, 10 Jan 2023 08:00:00 GMT');
+      assert.match(raw.headers.get('link') ?? '', /rel="original"/);
+      assert.match(raw.headers.get('content-security-policy') ?? '', /sandbox/);
+    } finally {
+      await web.close();
+    }
   });
 });
