@@ -4,7 +4,7 @@
  * (unchanged, changed, new, removed), and the exports give each capture its own file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -99,5 +99,16 @@ describe('harvest import: two crawls become two captures', { timeout: 120_000 },
     } finally {
       await web.close();
     }
+  });
+
+  it('refuses a missing input or a folder without WARC files before making the archive folder', async () => {
+    const out = path.join(work, 'not-made');
+    const missing = await runHarvest(['import', path.join(work, 'nope.warc.gz'), '--out', out]);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /nope\.warc\.gz: no such file or folder/);
+    const empty = await runHarvest(['import', path.join(archive, 'mirror'), '--out', out]);
+    assert.equal(empty.status, 2);
+    assert.match(empty.stderr, /holds no \.warc, \.warc\.gz or \.wacz file/);
+    assert.equal(existsSync(out), false);
   });
 });

@@ -9,7 +9,7 @@ import { canonicalize } from '../url/canonical.js';
 import { RecordCatalogue } from './recordCatalogue.js';
 import { recordFacts } from './recordFacts.js';
 import { ImportInputError } from './errors.js';
-import { collectInputs, type WarcInput } from './sources.js';
+import { checkInputs, collectInputs, type WarcInput } from './sources.js';
 import { readWarcRecords } from './warcRecords.js';
 import { WarcCopy } from './warcCopy.js';
 
@@ -66,6 +66,7 @@ const PROVISIONAL_SEED = 'http://import.invalid/';
  */
 export async function importArchives(inputs: readonly string[], outDir: string, opts: ImportOptions = {}): Promise<ImportResult> {
   if (inputs.length === 0) throw new ImportInputError('nothing to import');
+  await checkInputs(inputs);
   const first = Archive.create(outDir, parseJob({ name: opts.name ?? 'Import', seeds: [PROVISIONAL_SEED] }));
   const dir = first.dir;
   let result: Omit<ImportResult, 'documents'>;
