@@ -222,6 +222,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./report.js')).runReport(rest);
     case 'import':
       return (await import('./import.js')).runImport(rest);
+    case 'cdx':
+      return (await import('./cdx.js')).runCdx(rest);
     case undefined:
     case '-h':
     case '--help':

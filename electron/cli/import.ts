@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { importArchives } from '../engine/import/importArchives.js';
 import { ByteProgress } from './byteProgress.js';
+import { CountProgress } from './countProgress.js';
 import { UsageError } from './usage.js';
 
 /**
@@ -23,21 +24,21 @@ export async function runImport(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('import needs at least one WARC, WACZ or folder', 'import');
   if (values.out === undefined) throw new UsageError('import needs --out <archive-dir>', 'import');
   const progress = new ByteProgress(process.stderr, values.quiet ?? false);
+  const rewriting = new CountProgress(process.stderr, 'URLs checked for the offline copy', values.quiet ?? false);
   const started = Date.now();
   const result = await importArchives(positionals, values.out, {
     ...(values.name !== undefined && { name: values.name }),
-    onProgress: (p) =>
-      progress.update(
-        p.phase === 'reading'
-          ? { phase: `importing (${p.records} records${p.damaged > 0 ? `, ${p.damaged} skipped` : ''})`, doneBytes: p.bytesDone, totalBytes: p.bytesTotal }
-          : { phase: 'rewriting the offline copy', doneBytes: p.bytesDone, totalBytes: p.bytesTotal },
-      ),
+    onProgress: (p) => {
+      if (p.phase === 'rewriting') return rewriting.update(p.done, p.total);
+      progress.update({ phase: `importing (${p.records} records${p.damaged > 0 ? `, ${p.damaged} skipped` : ''})`, doneBytes: p.done, totalBytes: p.total });
+    },
     onProblem: (p) => {
       progress.done();
       process.stderr.write(`skipped: ${p.file} at byte ${p.offset}: ${p.why}\n`);
     },
   });
   progress.done();
+  rewriting.done();
   const skipped = result.problems.length;
   process.stderr.write(
     `imported ${result.records} records from ${result.files} file(s) into ${result.dir} in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +

@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'import', 'report', 'qa', 'thumbnails', 'control', 'cluster', 'worker'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'import', 'cdx', 'report', 'qa', 'thumbnails', 'control', 'cluster', 'worker'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -26,6 +26,7 @@ export const CONTROL_USAGE =
   'harvest control <archive-dir> [--connections <n>] [--delay-ms <ms> | --adaptive-delay]\n       harvest control --db <postgres-url> [--connections <n>] [--delay-ms <ms> | --adaptive-delay] [--workers <n> | --all-workers] [--pause | --resume]';
 export const THUMBNAILS_USAGE = 'harvest thumbnails <archive-dir> [--browser-path <file>] [--quiet]';
 export const IMPORT_USAGE = 'harvest import <file-or-folder>... --out <archive-dir> [--name <title>] [--quiet]';
+export const CDX_USAGE = 'harvest cdx <archive-dir> <url> [--match exact|prefix|host|domain] [--from <ts>] [--to <ts>] [--limit <n>] [--json]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
 export const QA_USAGE = 'harvest qa <archive-dir> [--capture N] [--limit N] [--fresh] [--json] [--browser-path <file>] [--quiet]';
 
@@ -46,6 +47,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   search: SEARCH_USAGE,
   reindex: REINDEX_USAGE,
   import: IMPORT_USAGE,
+  cdx: CDX_USAGE,
   report: REPORT_USAGE,
   qa: QA_USAGE,
   thumbnails: THUMBNAILS_USAGE,
@@ -109,6 +111,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   search: `Full-text search of an archive's pages, best first (BM25), with highlighted snippets.\nQueries: words (all must match), "a phrase", OR, NOT, prefix*.\n\nusage: ${SEARCH_USAGE}\n\noptions:\n  --json          {"total": N, "hits": [...]} instead of lines\n  --limit <n>     at most n hits (default 20)\n  --type <t>      only html, pdf or text documents\n  --capture <n>   only that capture`,
   reindex: `Build the full-text index of an archive from its saved pages, without crawling again.\n\nusage: ${REINDEX_USAGE}\n\noptions:\n  --quiet   no progress line`,
   import: `Import other tools' WARC (1.0, 1.1, plain or gzipped) and WACZ files as a new archive: catalogue,\nsearch index, offline copy; the records are kept as they are. A folder means its .warc, .warc.gz and\n.wacz files. A record that cannot be read is named (file, byte offset, why) and skipped.\n\nusage: ${IMPORT_USAGE}\n\noptions:\n  --out, -o <dir>   the archive folder to create (required)\n  --name <title>    the archive's name (default: after the first input)\n  --quiet           no progress line`,
+  cdx: `The captures of a URL as pywb's CDX server lists them: urlkey, timestamp, url, mime, status,\ndigest, length, offset, filename (the WARC record holding the payload), by URL then time.\n\nusage: ${CDX_USAGE}\n\noptions:\n  --match <m>    exact (default), prefix (URLs starting with it), host, or domain (with subdomains)\n  --from, --to   timestamps of 1 to 14 digits (yyyyMMddHHmmss), inclusive\n  --limit <n>    at most n lines\n  --json         one JSON object a line instead of CDXJ lines`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,
   qa: `Compare each archived HTML page as the site shows it now with its offline copy, both rendered in\nthe same browser: text match, screenshot match, resources the copy could not load, dead links.\nResults are kept in the archive (a second run resumes; --fresh starts again) and go into the QA\nreport. Exit 0 when every page was compared, 1 when some could not be.\n\nusage: ${QA_USAGE}\n\noptions:\n  --capture <n>           the capture to analyse (only the newest: the offline copy holds its pages)\n  --limit <n>             analyse at most n pages (a sample)\n  --fresh                 analyse again pages an earlier run analysed\n  --json                  every analysed page, worst first, as JSON on standard output\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,
   control: `Change a crawl's politeness while it runs (within a second, whichever process runs it), or for\nits next run when none is running. The change is kept with the job.\n\nusage: ${CONTROL_USAGE}\n\noptions:\n  --connections <n>   requests at once per host (1-64)\n  --delay-ms <ms>     a fixed gap between the starts of two requests to one host\n  --adaptive-delay    twice the host's last response time, at least 250 ms\n\nA cluster harvest (--db): every worker takes the change before its next batch, and\n  --workers <n>       only the first n live workers (by id) lease; the others stand by\n  --all-workers       every live worker leases again\n  --pause             workers finish the batches they hold and take no new one\n  --resume            workers take batches again`,

@@ -16,6 +16,10 @@ import { readStats } from '../engine/store/stats.js';
 import { FocusStore } from '../engine/store/focusStore.js';
 import { ExtractedTableSchema, type ExtractedRecord, type ExtractedTable } from '../../shared/extracted.js';
 import { thumbnailPathFor } from '../engine/store/thumbnails.js';
+import { CdxQueryError, cdxLines, MATCH_TYPES, type CdxLine } from '../engine/cdx/cdxQuery.js';
+
+/** Most lines one CDX query answers (pywb has no default limit; a page of a large archive is enough here). */
+export const CDX_MAX_LINES = 100_000;
 
 /**
  * The questions the host asks of an archive. While a job runs they travel to its crawl worker (which
@@ -47,6 +51,15 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
     limit: z.number().int().positive().optional(),
   }),
   z.object({ kind: z.literal('urlCaptures'), url: z.string() }),
+  /** The CDX server API's query (pywb's matchType, from, to, limit). */
+  z.object({
+    kind: z.literal('cdx'),
+    url: z.string(),
+    match: z.enum(MATCH_TYPES),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    limit: z.number().int().positive().max(CDX_MAX_LINES),
+  }),
   z.object({ kind: z.literal('captureAtPath'), localPath: z.string(), capture: z.number().int().positive() }),
   z.object({ kind: z.literal('linkTargets'), urls: z.array(z.string().nullable()) }),
   z.object({ kind: z.literal('urlFacts'), url: z.string() }),
@@ -72,6 +85,8 @@ export interface QueryAnswers {
   changes: ChangeReport;
   /** Every capture of one URL with where its payload is, oldest first. */
   urlCaptures: UrlCapture[];
+  /** The captures matching a CDX query, or why the query is wrong. */
+  cdx: { lines: CdxLine[] } | { error: string };
   /** The URL at a mirror path and its capture nearest the one asked for (see CaptureStore.captureAtPath). */
   captureAtPath: { url: string; capture: UrlCapture | null } | null;
   /** Per canonical URL, the mirror file a reference to it points at; null when none. */
@@ -124,6 +139,13 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return c.changes(q);
     case 'urlCaptures':
       return c.capturesOf(q.url);
+    case 'cdx':
+      try {
+        return { lines: [...cdxLines(c, q)] };
+      } catch (e) {
+        if (e instanceof CdxQueryError) return { error: e.message };
+        throw e;
+      }
     case 'captureAtPath':
       return c.captureAtPath(q.localPath, q.capture) ?? null;
     case 'linkTargets':
@@ -284,6 +306,14 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   extracted: ExtractedTableSchema,
   changes: changeReportSchema,
   urlCaptures: z.array(urlCaptureSchema),
+  cdx: z.union([
+    z.object({
+      lines: z.array(
+        z.object({ urlkey: z.string(), timestamp: z.string(), url: z.string(), mime: z.string(), status: z.string(), digest: z.string(), length: z.string(), offset: z.string(), filename: z.string() }),
+      ),
+    }),
+    z.object({ error: z.string() }),
+  ]),
   captureAtPath: z.object({ url: z.string(), capture: urlCaptureSchema.nullable() }).nullable(),
   linkTargets: z.array(z.string().nullable()),
 };

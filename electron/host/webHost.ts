@@ -10,12 +10,16 @@ import { startEngineHost, type EngineHost } from './engineHost.js';
 import type { ExporterMap } from './exportManager.js';
 import { hostAllowed, newToken, safeSegments, sameOriginRequest, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
 import { captureReplayOf } from './captureReplay.js';
+import { sendCdx } from './cdxApi.js';
+import { MEMENTO_SEGMENTS, sendMemento, type MementoSegment } from './memento.js';
 import { startMirrorServer } from './mirrorServer.js';
 import { appCsp } from './appCsp.js';
 import { sendTokenlessPage } from './tokenlessPage.js';
 
 /** `/t/<token>/download/<exportId>`: a finished export's file. */
 const DOWNLOAD_SEGMENT = 'download';
+/** The CDX server API of an archive: cdx/<job-id>?url=… (cdxApi.ts). */
+const CDX_SEGMENT = 'cdx';
 
 /** dist/renderer, built by `npm run build:renderer`. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../renderer/', import.meta.url));
@@ -105,6 +109,16 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
     if (rest[0] === DOWNLOAD_SEGMENT && rest.length === 2) return sendExport(req, res, host, rest[1]!);
+    if (rest[0] === CDX_SEGMENT && rest.length === 2) {
+      return void sendCdx(req, res, host, rest[1]!).catch((e: unknown) => sendText(res, 500, `cannot answer: ${(e as Error).message}`));
+    }
+    if ((MEMENTO_SEGMENTS as readonly string[]).includes(rest[0]!) && rest.length > 2) {
+      // The archived URL follows the job id whole, its query string included.
+      const prefix = `/${TOKEN_SEGMENT}/${tok}/${rest[0]}/`;
+      const tail = (req.url ?? '').slice(prefix.length);
+      const base = `${appOrigin}/${TOKEN_SEGMENT}/${token}/`;
+      return void sendMemento(req, res, host, base, rest[0] as MementoSegment, tail).catch((e: unknown) => sendText(res, 500, `cannot answer: ${(e as Error).message}`));
+    }
     if (!existsSync(rendererDir) || !existsSync(`${rendererDir}/index.html`)) {
       return sendText(res, 404, `The Harvest app is not built: run 'npm run build' (it builds the renderer into ${rendererDir}).`);
     }

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { UrlRecord } from '../../shared/crawl.js';
+import { startWebHost } from '../../electron/host/webHost.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 
 const ORIGIN = 'http://archive.example.test';
@@ -84,7 +85,7 @@ describe('harvest import: a warcio.js WARC', { timeout: 120_000 }, () => {
     const list = await runHarvest(['list', archive, '--json']);
     records = new Map(list.stdout.trim().split('\n').map((l) => JSON.parse(l) as UrlRecord).map((u) => [u.url, u]));
   });
-  after(() => (process.env.KEEP ? console.log(work) : rmSync(work, { recursive: true, force: true })));
+  after(() => rmSync(work, { recursive: true, force: true }));
 
   it('reports the record cut off at the end with its file and offset, and imports the rest', () => {
     const offset = members.reduce((n, m) => n + m.length, 0);
@@ -140,5 +141,54 @@ describe('harvest import: a warcio.js WARC', { timeout: 120_000 }, () => {
     assert.deepEqual(states, new Map([...records].map(([url, u]) => [url, u.state])));
     const copy = readFileSync(path.join(again, 'mirror', records.get(`${ORIGIN}/copy.html`)!.localPath!), 'utf8');
     assert.match(copy, /Naïveté of the reading room/);
+  });
+
+  it("lists captures with harvest cdx: pywb's fields, each pointing at the record that holds its payload", async () => {
+    const r = await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    assert.deepEqual(
+      lines.map((l) => [l.url, l.status, l.timestamp]),
+      ['/', '/chunked.html', '/copy.html', '/gone.html', '/img.png', '/latin.html', '/old.html'].map((p) => [`${ORIGIN}${p}`, p === '/gone.html' ? '404' : p === '/old.html' ? '301' : '200', '20240305102030']),
+    );
+    const file = readFileSync(path.join(archive, 'warc', lines[0]!.filename!));
+    for (const l of lines) {
+      assert.deepEqual(Object.keys(l), ['urlkey', 'timestamp', 'url', 'mime', 'status', 'digest', 'length', 'offset', 'filename']);
+      const head = gunzipSync(file.subarray(Number(l.offset), Number(l.offset) + Number(l.length))).toString('latin1');
+      // A revisit's payload is its original's response record.
+      const holder = l.url === `${ORIGIN}/copy.html` ? `${ORIGIN}/latin.html` : l.url;
+      assert.match(head, new RegExp(`^WARC/1\\.1\r\n[^]*WARC-Target-URI: ${holder}\r\n[^]*WARC-Type: response`), l.url);
+    }
+    assert.equal(lines.find((l) => l.url === `${ORIGIN}/img.png`)?.mime, 'image/png');
+    assert.equal(lines[0]!.urlkey, 'test,example,archive)/');
+    const exact = await runHarvest(['cdx', archive, `${ORIGIN}/latin.html`]);
+    assert.match(exact.stdout, /^test,example,archive\)\/latin\.html 20240305102030 \{"url":/);
+    assert.equal(exact.stdout.trim().split('\n').length, 1);
+    assert.equal((await runHarvest(['cdx', archive, 'example.test', '--match', 'domain'])).stdout.trim().split('\n').length, 7);
+    assert.equal((await runHarvest(['cdx', archive, 'example.test', '--match', 'host'])).stdout, '');
+    assert.equal((await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--to', '2023'])).stdout, '');
+  });
+
+  it('answers the CDX server API on harvest serve, behind the token', async () => {
+    const web = await startWebHost({ dataDir: path.join(work, 'data') });
+    try {
+      const job = web.engine.jobs.importArchive(archive);
+      const get = (query: string, base = web.url) => fetch(`${base}cdx/${job.id}?${query}`);
+      const r = await get(`url=${encodeURIComponent(`${ORIGIN}/`)}&matchType=prefix&output=json&limit=3`);
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /ndjson/);
+      const lines = (await r.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+      const cli = (await runHarvest(['cdx', archive, `${ORIGIN}/`, '--match', 'prefix', '--json', '--limit', '3'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+      assert.deepEqual(lines, cli);
+      const star = await (await get(`url=${encodeURIComponent(`${ORIGIN}/l*`)}`)).text();
+      assert.match(star, /^test,example,archive\)\/latin\.html 20240305102030 \{/);
+      assert.equal((await get('matchType=exact')).status, 400);
+      assert.equal((await get(`url=x&from=20x`)).status, 400);
+      assert.equal((await fetch(`${web.url}cdx/no-such-job?url=x`)).status, 404);
+      const tokenless = await fetch(web.url.replace(/\/t\/[^/]+\/$/, `/t/wrong/cdx/${job.id}?url=x`));
+      assert.doesNotMatch(await tokenless.text(), /latin/);
+    } finally {
+      await web.close();
+    }
   });
 });

@@ -9,17 +9,17 @@ import { canonicalize } from '../url/canonical.js';
 import { RecordCatalogue } from './recordCatalogue.js';
 import { recordFacts } from './recordFacts.js';
 import { ImportInputError } from './errors.js';
-import { collectInputs, type WarcInput } from './sources.js';
+import { checkInputs, collectInputs, type WarcInput } from './sources.js';
 import { readWarcRecords } from './warcRecords.js';
 import { WarcCopy } from './warcCopy.js';
 
 export { ImportInputError };
 
 export interface ImportProgress {
+  /** Reading records (done and total are bytes of the input files), then the offline copy's rewrite (URL ids checked). */
   phase: 'reading' | 'rewriting';
-  /** Bytes of the input files read so far, of all of them. */
-  bytesDone: number;
-  bytesTotal: number;
+  done: number;
+  total: number;
   records: number;
   damaged: number;
 }
@@ -66,6 +66,7 @@ const PROVISIONAL_SEED = 'http://import.invalid/';
  */
 export async function importArchives(inputs: readonly string[], outDir: string, opts: ImportOptions = {}): Promise<ImportResult> {
   if (inputs.length === 0) throw new ImportInputError('nothing to import');
+  await checkInputs(inputs);
   const first = Archive.create(outDir, parseJob({ name: opts.name ?? 'Import', seeds: [PROVISIONAL_SEED] }));
   const dir = first.dir;
   let result: Omit<ImportResult, 'documents'>;
@@ -88,7 +89,7 @@ export async function importArchives(inputs: readonly string[], outDir: string, 
   try {
     await pool.ready();
     const documents = await finalizeMirror(archive, pool, (done, total) =>
-      opts.onProgress?.({ phase: 'rewriting', bytesDone: done, bytesTotal: total, records: result.records, damaged: result.problems.length }),
+      opts.onProgress?.({ phase: 'rewriting', done, total, records: result.records, damaged: result.problems.length }),
     { every: true });
     archive.catalogue.setMeta('state', 'finished');
     return { ...result, documents };
@@ -151,7 +152,7 @@ async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<
                 }
               }
             }
-            opts.onProgress?.({ phase: 'reading', bytesDone: bytesBefore + item.end, bytesTotal, records, damaged: problems.length });
+            opts.onProgress?.({ phase: 'reading', done: bytesBefore + item.end, total: bytesTotal, records, damaged: problems.length });
           }
           c.sqlite.exec('COMMIT');
         } catch (e) {

@@ -26,20 +26,29 @@ const WACZ_NAME = /\.wacz$/i;
 /** Records read to find a file's date, warcinfo and first page. */
 const SURVEY_RECORDS = 64;
 
+/** Refuses inputs that are missing or hold nothing to import, before an archive folder is made for them. */
+export async function checkInputs(inputs: readonly string[]): Promise<void> {
+  for (const input of inputs) {
+    const s = await stat(input).catch(() => null);
+    if (s === null) throw new ImportInputError(`${input}: no such file or folder`);
+    if (s.isDirectory() && !(await readdir(input)).some((n) => WARC_NAME.test(n) || WACZ_NAME.test(n))) {
+      throw new ImportInputError(`${input}: the folder holds no .warc, .warc.gz or .wacz file`);
+    }
+  }
+}
+
 /**
  * The WARC files the inputs name: files as given, a folder's WARC and WACZ files (not its subfolders)
- * in name order, and each WACZ's WARC files, copied out to `workDir` as they are.
+ * in name order, and each WACZ's WARC files, copied out to `workDir` as they are. The inputs have
+ * passed checkInputs.
  */
 export async function collectInputs(inputs: readonly string[], workDir: string): Promise<WarcInput[]> {
   const out: WarcInput[] = [];
   for (const input of inputs) {
     const abs = path.resolve(input);
-    const s = await stat(abs).catch(() => null);
-    if (s === null) throw new ImportInputError(`${input}: no such file or folder`);
-    const files = s.isDirectory()
+    const files = (await stat(abs)).isDirectory()
       ? (await readdir(abs)).filter((n) => WARC_NAME.test(n) || WACZ_NAME.test(n)).sort().map((n) => path.join(abs, n))
       : [abs];
-    if (s.isDirectory() && files.length === 0) throw new ImportInputError(`${input}: the folder holds no .warc, .warc.gz or .wacz file`);
     for (const file of files) {
       if (WACZ_NAME.test(file)) out.push(...(await fromWacz(file, workDir)));
       else out.push(await survey(file, file, file));
