@@ -81,7 +81,7 @@ export interface ExportRecord {
   sha256: string | null;
   /** The last fixity check: null until Verify is pressed. */
   verified: { ok: boolean; at: string; detail: string } | null;
-  /** Web host only: a same-origin path the browser can download the file from (not for bag folders). */
+  /** Web host only: a same-origin path the browser can download the file from (a bag folder as a ZIP). */
   downloadPath: string | null;
 }
 
@@ -346,7 +346,7 @@ export interface ExportStatus {
   /** Set when done: bytes and files written. */
   result: { bytes: number; files: number } | null;
   error: string | null;
-  /** When done on the web host: where the browser can download the file (not for bag folders). */
+  /** When done on the web host: where the browser can download the file (a bag folder as a ZIP). */
   downloadPath?: string | null;
 }
 

@@ -1,10 +1,10 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../shared/contract.js';
-import { API_SEGMENT, EVENTS_PATH, TOKEN_SEGMENT } from '../../shared/webRoutes.js';
+import { API_SEGMENT, EVENTS_PATH, REPORT_SEGMENT, TOKEN_SEGMENT } from '../../shared/webRoutes.js';
 import { WEB_SHELL_ACTIONS } from './commands.js';
 import { startEngineHost, type EngineHost } from './engineHost.js';
 import type { ExporterMap } from './exportManager.js';
@@ -13,6 +13,7 @@ import { captureReplayOf } from './captureReplay.js';
 import { startMirrorServer } from './mirrorServer.js';
 import { appCsp } from './appCsp.js';
 import { sendTokenlessPage } from './tokenlessPage.js';
+import { sendExport, sendReport } from './downloads.js';
 
 /** `/t/<token>/download/<exportId>`: a finished export's file. */
 const DOWNLOAD_SEGMENT = 'download';
@@ -105,6 +106,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
     if (rest[0] === DOWNLOAD_SEGMENT && rest.length === 2) return sendExport(req, res, host, rest[1]!);
+    if (rest[0] === REPORT_SEGMENT && rest.length === 2) return void sendReport(req, res, host, rest[1]!);
     if (!existsSync(rendererDir) || !existsSync(`${rendererDir}/index.html`)) {
       return sendText(res, 404, `The Harvest app is not built: run 'npm run build' (it builds the renderer into ${rendererDir}).`);
     }
@@ -140,28 +142,6 @@ async function runCommand(req: IncomingMessage, res: ServerResponse, host: Engin
   const reply = await host.handle(command, body);
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   res.end(JSON.stringify(reply));
-}
-
-/** A finished export's file as an attachment, under the token like everything else. */
-function sendExport(req: IncomingMessage, res: ServerResponse, host: EngineHost, encodedId: string): void {
-  let exportId: string;
-  try {
-    exportId = decodeURIComponent(encodedId);
-  } catch {
-    return sendText(res, 404, 'not found');
-  }
-  const file = host.exports.downloadable(exportId);
-  if (file === null) return sendText(res, 404, 'no such export file (it may have been moved or deleted)');
-  const name = path.basename(file).replace(/[^\w.-]/g, '_');
-  res.writeHead(200, {
-    'Content-Type': 'application/octet-stream',
-    'Content-Length': String(statSync(file).size),
-    'Content-Disposition': `attachment; filename="${name}"`,
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).on('error', () => res.destroy()).pipe(res);
 }
 
 class BodyTooLarge extends Error {}
