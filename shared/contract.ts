@@ -44,6 +44,8 @@ export interface JobSummary {
   durationMs: number;
   /** Archived HTML pages, as the library counts them (known after a run; not updated while running). */
   pages?: number;
+  /** The capture every figure here is of (the archive's latest); null before the first run. */
+  capture?: number | null;
   /** When the first run started and the crawl finished (ISO 8601), from the catalogue. */
   startedAt?: string | null;
   finishedAt?: string | null;
@@ -94,6 +96,8 @@ export interface ArchiveSummary {
   finishedAt: string | null;
   status: JobStatus;
   pages: number;
+  /** The capture `pages` counts (the archive's latest); null before the first run. */
+  capture?: number | null;
   bytesOnDisk: number;
   /** The archive holds page thumbnails (rendered capture, or `harvest thumbnails`): the library offers its grid of pages. */
   hasThumbnails?: boolean;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RATE_HISTORY_POINTS, type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
-import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
+import type { CrawlState, ProgressEvent } from '../../shared/crawl.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
 import { JobValidationError, parseJob, type AppSettings, type Job, type LiveControl } from '../../shared/job.js';
 import { requestControl } from '../engine/crawl/liveControl.js';
@@ -13,6 +13,7 @@ import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js
 import { removeArchiveContents, THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { ArchiveFacts } from './archiveFacts.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
 import type { DataDir, JobRecord, ScheduleState } from './dataDir.js';
@@ -29,14 +30,9 @@ export interface JobServiceOptions {
   now?: () => number;
 }
 
-/** What is known of an archive's contents without opening it. */
-interface Facts {
-  counts: CrawlCounts | null;
-  durationMs: number;
-  pages: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+
+/** How often idle archives are checked for captures made by another process. */
+const ARCHIVE_WATCH_MS = 2_000;
 
 const STARTABLE: ReadonlySet<JobStatus> = new Set(['new', 'paused', 'interrupted', 'failed']);
 const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'failed']);
@@ -48,7 +44,9 @@ const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'fai
  */
 export class JobService implements ScheduleTarget {
   private readonly records = new Map<string, JobRecord>();
-  private readonly facts = new Map<string, Facts>();
+  private readonly facts = new ArchiveFacts();
+  /** Looks for captures other processes made (`harvest recrawl`), to announce them. */
+  private readonly watch: NodeJS.Timeout;
   private readonly runners = new Map<string, CrawlRunner>();
   private readonly cancelRequested = new Set<string>();
   private readonly exporting = new Set<string>();
@@ -69,9 +67,11 @@ export class JobService implements ScheduleTarget {
       // Still marked running: the last host died without checkpointing this job.
       if (r.status === 'running' || r.status === 'pausing') r.status = 'interrupted';
       this.records.set(r.id, r);
-      this.facts.set(r.id, readFacts(r.archiveDir));
+      this.facts.read(r.id, r.archiveDir);
     }
     this.save();
+    this.watch = setInterval(() => this.announceOutsideChanges(), ARCHIVE_WATCH_MS);
+    this.watch.unref();
   }
 
   get dataDir(): string {
@@ -84,7 +84,23 @@ export class JobService implements ScheduleTarget {
   }
 
   list(): JobSummary[] {
+    this.refreshIdle();
     return [...this.records.values()].map((r) => this.summary(r));
+  }
+
+  /** Re-reads the archives no crawl of this host is writing whose catalogue changed; the ids that did. */
+  private refreshIdle(): string[] {
+    return [...this.records.values()].filter((r) => !this.runners.has(r.id) && this.facts.refresh(r.id, r.archiveDir)).map((r) => r.id);
+  }
+
+  /** Tells every screen of a capture another process made, as if this host had made it. */
+  private announceOutsideChanges(): void {
+    for (const id of this.refreshIdle()) {
+      const r = this.records.get(id);
+      if (!r) continue;
+      this.revisions.set(id, ++this.changes);
+      this.publish({ type: 'job', job: this.summary(r) });
+    }
   }
 
   get(id: string): JobSummary {
@@ -92,6 +108,7 @@ export class JobService implements ScheduleTarget {
   }
 
   archives(): ArchiveSummary[] {
+    this.refreshIdle();
     return [...this.records.values()].map((r) => {
       const job = r.job as Job;
       const f = this.facts.get(r.id);
@@ -104,6 +121,7 @@ export class JobService implements ScheduleTarget {
         finishedAt: f?.finishedAt ?? null,
         status: r.status,
         pages: f?.pages ?? 0,
+        capture: f?.capture ?? null,
         bytesOnDisk: r.bytesOnDisk,
         hasThumbnails: existsSync(path.join(r.archiveDir, THUMBNAILS_DIR)),
       };
@@ -136,7 +154,7 @@ export class JobService implements ScheduleTarget {
     const now = new Date().toISOString();
     const r: JobRecord = { id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir), schedule: null };
     this.records.set(id, r);
-    this.facts.set(id, readFacts(dir));
+    this.facts.read(id, dir);
     return this.changed(r);
   }
 
@@ -209,7 +227,7 @@ export class JobService implements ScheduleTarget {
       schedule: null,
     };
     this.records.set(r.id, r);
-    this.facts.set(r.id, readFacts(abs));
+    this.facts.read(r.id, abs);
     return this.changed(r);
   }
 
@@ -385,6 +403,7 @@ export class JobService implements ScheduleTarget {
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.watch);
     const running = [...this.runners.entries()];
     for (const [id, runner] of running) {
       runner.pause();
@@ -405,11 +424,7 @@ export class JobService implements ScheduleTarget {
       { archiveDir: r.archiveDir, gates: this.gates, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
       {
         onProgress: (progress, urls) => {
-          const f = this.facts.get(r.id);
-          if (f) {
-            f.counts = progress.counts;
-            f.durationMs = progress.elapsedMs;
-          }
+          this.facts.live(r.id, progress.counts, progress.elapsedMs);
           this.remember(r.id, progress);
           this.publish({ type: 'progress', id: r.id, progress });
           if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
@@ -437,7 +452,7 @@ export class JobService implements ScheduleTarget {
       r.status = cancelled && outcome.state !== 'failed' && outcome.state !== 'finished' ? 'cancelled' : statusAfterRun(outcome.state);
       r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : outcome.state === 'finished' ? outcome.error : null;
       r.bytesOnDisk = diskUsage(r.archiveDir);
-      this.facts.set(r.id, readFacts(r.archiveDir));
+      this.facts.read(r.id, r.archiveDir);
       if (this.records.has(r.id)) this.changed(r);
     });
     return this.changed(r);
@@ -487,6 +502,7 @@ export class JobService implements ScheduleTarget {
       counts: f?.counts ?? null,
       durationMs: f?.durationMs ?? 0,
       pages: f?.pages ?? 0,
+      capture: f?.capture ?? null,
       startedAt: f?.startedAt ?? null,
       finishedAt: f?.finishedAt ?? null,
       schedule: r.schedule && scheduleInfo(r.schedule, this.now()),
@@ -541,21 +557,6 @@ function statusAfterRun(state: CrawlState): JobStatus {
   return state === 'running' || state === 'pausing' ? 'interrupted' : state;
 }
 
-function readFacts(dir: string): Facts {
-  if (!existsSync(dir)) return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
-  try {
-    const a = Archive.open(dir, { readonly: true });
-    try {
-      const s = readStats(a.catalogue);
-      const started = s.startedAt !== null;
-      return { counts: started ? s.counts : null, durationMs: s.durationMs, pages: a.catalogue.htmlPagesArchived(), startedAt: s.startedAt, finishedAt: s.finishedAt };
-    } finally {
-      a.close();
-    }
-  } catch {
-    return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
-  }
-}
 
 function scheduleInfo(s: ScheduleState, now: number): ScheduleInfo {
   const next = nextRun(s.settings, Date.parse(s.handledThrough), now);

@@ -105,6 +105,7 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
         </span>
         <span className="muted" data-testid="job-row-archived">
           {live ? `${formatCount(archived)} archived so far` : `${plural(job.pages ?? 0, 'page')} · ${formatCount(archived)} archived`}
+          {!live && job.capture != null && ` · capture ${job.capture}`}
         </span>
       </div>
       <div className="job-row-created muted" data-testid="job-row-created">
@@ -129,6 +130,14 @@ function JobDetail({ id }: { id: string }) {
           <div className="muted">{job.job.seeds.join(' · ')}</div>
           <div className="muted small">
             <span data-testid="job-created">Created {formatDate(job.createdAt)}</span> · <span title="Archive folder">{job.archiveDir}</span>
+            {job.capture != null && (
+              <>
+                {' · '}
+                <span data-testid="job-capture" title="Every figure on this page is of this capture, the archive's latest">
+                  Showing capture {job.capture}
+                </span>
+              </>
+            )}
           </div>
         </div>
         <div className="detail-actions">
