@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RATE_HISTORY_POINTS, type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
-import type { CrawlState, ProgressEvent } from '../../shared/crawl.js';
+import { type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
-import { JobValidationError, parseJob, type AppSettings, type Job, type LiveControl } from '../../shared/job.js';
+import type { AppSettings, Job, LiveControl } from '../../shared/job.js';
 import { requestControl } from '../engine/crawl/liveControl.js';
-import { nextRun, type Schedule, type ScheduleInfo } from '../../shared/schedule.js';
+import type { Schedule } from '../../shared/schedule.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { readCaptureContent } from '../engine/crawl/captureContent.js';
-import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js';
+import { Archive, WARC_DIR } from '../engine/store/archive.js';
 import { removeArchiveContents, THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
-import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { ArchiveFacts } from './archiveFacts.js';
+import { asHostError, openArchive, scheduleInfo, slug, statusAfterRun, validJob } from './jobRules.js';
+import { RateHistory } from './rateHistory.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
-import type { DataDir, JobRecord, ScheduleState } from './dataDir.js';
+import type { DataDir, JobRecord } from './dataDir.js';
 import { diskUsage } from './diskUsage.js';
 import { HostError } from './hostError.js';
 import type { ScheduledJob, ScheduledStart, ScheduleTarget } from './scheduler.js';
@@ -51,7 +51,7 @@ export class JobService implements ScheduleTarget {
   private readonly cancelRequested = new Set<string>();
   private readonly exporting = new Set<string>();
   /** Each job's rate history from its current (or last) run in this process. */
-  private readonly history = new Map<string, JobProgressHistory>();
+  private readonly history = new RateHistory();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   /** Each job's revision: the value of `changes` when it last changed. */
   private readonly revisions = new Map<string, number>();
@@ -380,7 +380,7 @@ export class JobService implements ScheduleTarget {
   /** The latest progress event and recent rates of a running job, so a reloaded UI draws its graphs at once. */
   progress(id: string): JobProgressHistory {
     this.record(id);
-    return this.history.get(id) ?? { latest: null, history: [] };
+    return this.history.get(id);
   }
 
   /** Opens a job's archive read-only for an export; refused while the job runs. Call release when done. */
@@ -425,7 +425,7 @@ export class JobService implements ScheduleTarget {
       {
         onProgress: (progress, urls) => {
           this.facts.live(r.id, progress.counts, progress.elapsedMs);
-          this.remember(r.id, progress);
+          this.history.remember(r.id, progress);
           this.publish({ type: 'progress', id: r.id, progress });
           if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
         },
@@ -456,14 +456,6 @@ export class JobService implements ScheduleTarget {
       if (this.records.has(r.id)) this.changed(r);
     });
     return this.changed(r);
-  }
-
-  private remember(id: string, progress: ProgressEvent): void {
-    const h = this.history.get(id) ?? { latest: null, history: [] };
-    h.latest = progress;
-    h.history.push({ urlsPerSec: progress.urlsPerSec, kbPerSec: progress.kbPerSec });
-    if (h.history.length > RATE_HISTORY_POINTS) h.history.splice(0, h.history.length - RATE_HISTORY_POINTS);
-    this.history.set(id, h);
   }
 
   private record(id: string): JobRecord {
@@ -526,50 +518,4 @@ export class JobService implements ScheduleTarget {
   publish(e: HostEvent): void {
     for (const l of this.listeners) l(e);
   }
-}
-
-function validJob(input: unknown): Job {
-  try {
-    return parseJob(input);
-  } catch (e) {
-    if (e instanceof JobValidationError) throw new HostError('invalid-job', e.message, e.issues);
-    throw e;
-  }
-}
-
-function openArchive(dir: string, writable: boolean): Archive {
-  try {
-    return Archive.open(dir, { readonly: !writable });
-  } catch (e) {
-    throw asHostError(e);
-  }
-}
-
-/** An engine error as the reply a command gives (an archive in use is a conflict, a foreign folder bad input). */
-export function asHostError(e: unknown): HostError {
-  if (e instanceof HostError) return e;
-  if (e instanceof ArchiveInUseError) return new HostError('conflict', e.message);
-  if (e instanceof ArchiveUsageError || e instanceof ArchiveFormatError) return new HostError('invalid-args', e.message);
-  return new HostError('internal', e instanceof Error ? e.message : String(e));
-}
-
-function statusAfterRun(state: CrawlState): JobStatus {
-  return state === 'running' || state === 'pausing' ? 'interrupted' : state;
-}
-
-
-function scheduleInfo(s: ScheduleState, now: number): ScheduleInfo {
-  const next = nextRun(s.settings, Date.parse(s.handledThrough), now);
-  return { schedule: s.settings, nextRunAt: new Date(next.at).toISOString(), due: next.due, lastRunAt: s.lastRunAt, lastError: s.lastError };
-}
-
-function slug(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 40) || 'harvest'
-  );
 }
