@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatCount, formatDate, plural } from '../../lib/format.js';
+import { describeSchedule } from '../../lib/scheduleText.js';
 import { isEditable, isRecorded, selectJob, selectJobIds, selectTwinCount, useJobs } from '../../stores/jobs.js';
 import { useClusters } from '../../stores/clusters.js';
 import { useNav } from '../../stores/nav.js';
@@ -108,6 +109,11 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
           {!live && job.capture != null && ` · capture ${job.capture}`}
         </span>
       </div>
+      {job.schedule && (
+        <div className="job-row-schedule muted" data-testid="job-row-schedule">
+          {describeSchedule(job.schedule.schedule)} · next {formatDate(job.schedule.nextRunAt)}
+        </div>
+      )}
       <div className="job-row-created muted" data-testid="job-row-created">
         Created {formatDate(job.createdAt)}
       </div>
