@@ -15,8 +15,9 @@ export function dispatchHostEvent(e: HostEvent): void {
     case 'job': {
       const before = useJobs.getState().byId[e.job.id];
       useJobs.getState().upsert(e.job);
-      // The library shows status, pages and size, which settle when a run changes state.
-      if (before?.status !== e.job.status) void useArchives.getState().load();
+      // The library shows status, pages and size, which settle when a run changes state or another
+      // process (harvest recrawl) makes a capture.
+      if (before?.status !== e.job.status || before?.capture !== e.job.capture || before?.pages !== e.job.pages) void useArchives.getState().load();
       break;
     }
     case 'job-deleted':

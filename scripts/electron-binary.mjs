@@ -36,8 +36,8 @@ function installed(dir) {
   }
 }
 
-const ADVICE = `Without it, everything else works: 'npx harvest serve' runs the same app in your browser,
-and 'npx harvest crawl' from the command line. To get the desktop binary later:
+const ADVICE = `Without it, everything else works: 'npm run harvest -- serve' runs the same app in your browser,
+and 'npm run harvest -- crawl' from the command line. To get the desktop binary later:
   - run 'npm start' again with internet access (it fetches the binary once), or
   - point ELECTRON_MIRROR at a mirror your network can reach (see Electron's installation docs), or
   - put electron-v<version>-<platform>-<arch>.zip in Electron's cache (electron_config_cache).`;
@@ -56,7 +56,7 @@ if (installed(dir)) {
 if (statusOnly) {
   console.log(
     `harvest: the Electron ${version} desktop binary was not downloaded during install; 'npm start' fetches it the first time (needs internet access).\n` +
-      `In the meantime 'npx harvest serve' runs the same app in your browser.`,
+      `In the meantime 'npm run harvest -- serve' runs the same app in your browser.`,
   );
   process.exit(0);
 }

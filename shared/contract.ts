@@ -45,6 +45,8 @@ export interface JobSummary {
   durationMs: number;
   /** Archived HTML pages, as the library counts them (known after a run; not updated while running). */
   pages?: number;
+  /** The capture every figure here is of (the archive's latest); null before the first run. */
+  capture?: number | null;
   /** When the first run started and the crawl finished (ISO 8601), from the catalogue. */
   startedAt?: string | null;
   finishedAt?: string | null;
@@ -82,7 +84,7 @@ export interface ExportRecord {
   sha256: string | null;
   /** The last fixity check: null until Verify is pressed. */
   verified: { ok: boolean; at: string; detail: string } | null;
-  /** Web host only: a same-origin path the browser can download the file from (not for bag folders). */
+  /** Web host only: a same-origin path the browser can download the file from (a bag folder as a ZIP). */
   downloadPath: string | null;
 }
 
@@ -95,6 +97,8 @@ export interface ArchiveSummary {
   finishedAt: string | null;
   status: JobStatus;
   pages: number;
+  /** The capture `pages` counts (the archive's latest); null before the first run. */
+  capture?: number | null;
   bytesOnDisk: number;
   /** The archive holds page thumbnails (rendered capture, or `harvest thumbnails`): the library offers its grid of pages. */
   hasThumbnails?: boolean;
@@ -367,7 +371,7 @@ export interface ExportStatus {
   /** Set when done: bytes and files written. */
   result: { bytes: number; files: number } | null;
   error: string | null;
-  /** When done on the web host: where the browser can download the file (not for bag folders). */
+  /** When done on the web host: where the browser can download the file (a bag folder as a ZIP). */
   downloadPath?: string | null;
 }
 

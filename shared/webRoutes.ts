@@ -5,6 +5,8 @@
  *   GET  /t/<token>/                 the renderer (index.html, app.js, app.css)
  *   POST /t/<token>/api/<command>    body: the command's JSON args; answer: a JSON Reply
  *   GET  /t/<token>/api/events       Server-Sent Events, each `data:` a HostEvent in JSON
+ *   GET  /t/<token>/download/<id>    a finished export (a bag folder as a ZIP)
+ *   GET  /t/<token>/report/<job id>  the archive's QA report as an HTML file
  *
  * Archived pages are served from a second listener (another origin, see AppInfo.viewerBase) so they
  * cannot call the API.
@@ -12,6 +14,12 @@
 export const TOKEN_SEGMENT = 't';
 export const API_SEGMENT = 'api';
 export const EVENTS_PATH = 'events';
+export const REPORT_SEGMENT = 'report';
+
+/** The QA report's download, relative to the app's base (web host only). */
+export function reportDownloadPath(jobId: string): string {
+  return `${REPORT_SEGMENT}/${encodeURIComponent(jobId)}`;
+}
 
 /** `/t/<token>/` from any path under it, or null. */
 export function appBaseOf(pathname: string): string | null {

@@ -63,15 +63,17 @@ function captureNumber(v: string | undefined, flag: string, known: Set<number>):
   return n;
 }
 
-function describe(r: ChangeReport): string {
+/** The report as `harvest changes` prints it; a list cut by --limit says how many it left out. */
+export function describe(r: ChangeReport): string {
   const n = r.counts;
   const lines = [
     `capture ${r.capture}${r.previous === null ? ' (the first)' : ` since capture ${r.previous}`}: ${n.new} new, ${n.changed} changed, ` +
       `${n.markupOnly} markup-only, ${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${n.failed} failed`,
   ];
-  for (const [label, urls] of [['new', r.new], ['changed', r.changed], ['markup only', r.markupOnly], ['removed', r.removed]] as const) {
+  for (const [label, urls, total] of [['new', r.new, n.new], ['changed', r.changed, n.changed], ['markup only', r.markupOnly, n.markupOnly], ['removed', r.removed, n.removed]] as const) {
     if (urls.length === 0) continue;
     lines.push(`${label}:`, ...urls.map((u) => `  ${u}`));
+    if (total > urls.length) lines.push(`  … and ${total - urls.length} more (the list is cut at --limit)`);
   }
   return lines.join('\n');
 }

@@ -6,7 +6,8 @@ import { Archive } from '../engine/store/archive.js';
 import { queryHighlights } from '../engine/store/searchQuery.js';
 import { MARK_END, MARK_START, SearchError, TextIndex, type SearchHit } from '../engine/store/textIndex.js';
 import { HostError } from './hostError.js';
-import { asHostError, type JobService } from './jobService.js';
+import { asHostError } from './jobRules.js';
+import type { JobService } from './jobService.js';
 
 /**
  * The app's full-text search and QA report: `harvest search` and `harvest report` behind commands.

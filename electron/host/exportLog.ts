@@ -77,7 +77,8 @@ export class ExportLog {
 
   private record(e: Entry, downloadPath: (exportId: string) => string | null): ExportRecord {
     const present = existsSync(e.outPath);
-    return { ...e, present, downloadPath: present && isFile(e.outPath) ? downloadPath(e.exportId) : null };
+    // A bag folder downloads too, as a ZIP of it (electron/host/downloads.ts).
+    return { ...e, present, downloadPath: present ? downloadPath(e.exportId) : null };
   }
 
   private save(): void {

@@ -54,7 +54,7 @@ export class ExportManager {
     return r;
   }
 
-  /** A finished export's file, for the web host's download route; null when unknown, gone, or a bag folder. */
+  /** A finished export's file or bag folder, for the web host's download route; null when unknown or gone. */
   downloadable(exportId: string): string | null {
     const e = this.log?.get(exportId);
     return e && this.log?.list(e.jobId, this.downloadPath).find((r) => r.exportId === exportId)?.downloadPath ? e.outPath : null;

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RATE_HISTORY_POINTS, type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
-import type { CrawlCounts, CrawlState, ProgressEvent } from '../../shared/crawl.js';
+import { type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
-import { JobValidationError, parseJob, type AppSettings, type Job, type LiveControl } from '../../shared/job.js';
+import type { AppSettings, Job, LiveControl } from '../../shared/job.js';
 import { requestControl } from '../engine/crawl/liveControl.js';
-import { nextRun, type Schedule, type ScheduleInfo } from '../../shared/schedule.js';
+import type { Schedule } from '../../shared/schedule.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { readCaptureContent } from '../engine/crawl/captureContent.js';
-import { Archive, ArchiveUsageError, WARC_DIR } from '../engine/store/archive.js';
+import { Archive, WARC_DIR } from '../engine/store/archive.js';
 import { removeArchiveContents, THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
-import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
+import { ArchiveFacts } from './archiveFacts.js';
+import { asHostError, openArchive, scheduleInfo, slug, statusAfterRun, validJob } from './jobRules.js';
+import { RateHistory } from './rateHistory.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
 import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
-import type { DataDir, JobRecord, ScheduleState } from './dataDir.js';
+import type { DataDir, JobRecord } from './dataDir.js';
 import { diskUsage } from './diskUsage.js';
 import { HostError } from './hostError.js';
 import type { ScheduledJob, ScheduledStart, ScheduleTarget } from './scheduler.js';
@@ -29,14 +30,9 @@ export interface JobServiceOptions {
   now?: () => number;
 }
 
-/** What is known of an archive's contents without opening it. */
-interface Facts {
-  counts: CrawlCounts | null;
-  durationMs: number;
-  pages: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+
+/** How often idle archives are checked for captures made by another process. */
+const ARCHIVE_WATCH_MS = 2_000;
 
 const STARTABLE: ReadonlySet<JobStatus> = new Set(['new', 'paused', 'interrupted', 'failed']);
 const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'failed']);
@@ -48,7 +44,9 @@ const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'fai
  */
 export class JobService implements ScheduleTarget {
   private readonly records = new Map<string, JobRecord>();
-  private readonly facts = new Map<string, Facts>();
+  private readonly facts = new ArchiveFacts();
+  /** Looks for captures other processes made (`harvest recrawl`), to announce them. */
+  private readonly watch: NodeJS.Timeout;
   private readonly runners = new Map<string, CrawlRunner>();
   private readonly cancelRequested = new Set<string>();
   /** Archives held by an export or a page analysis, with what holds them ('exported', 'analysed'). */
@@ -56,7 +54,7 @@ export class JobService implements ScheduleTarget {
   /** The archive a page analysis holds (writable, so no other connection can open it): queries go through it. */
   private readonly lent = new Map<string, Archive>();
   /** Each job's rate history from its current (or last) run in this process. */
-  private readonly history = new Map<string, JobProgressHistory>();
+  private readonly history = new RateHistory();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   /** Each job's revision: the value of `changes` when it last changed. */
   private readonly revisions = new Map<string, number>();
@@ -72,9 +70,11 @@ export class JobService implements ScheduleTarget {
       // Still marked running: the last host died without checkpointing this job.
       if (r.status === 'running' || r.status === 'pausing') r.status = 'interrupted';
       this.records.set(r.id, r);
-      this.facts.set(r.id, readFacts(r.archiveDir));
+      this.facts.read(r.id, r.archiveDir);
     }
     this.save();
+    this.watch = setInterval(() => this.announceOutsideChanges(), ARCHIVE_WATCH_MS);
+    this.watch.unref();
   }
 
   get dataDir(): string {
@@ -87,7 +87,23 @@ export class JobService implements ScheduleTarget {
   }
 
   list(): JobSummary[] {
+    this.refreshIdle();
     return [...this.records.values()].map((r) => this.summary(r));
+  }
+
+  /** Re-reads the archives no crawl of this host is writing whose catalogue changed; the ids that did. */
+  private refreshIdle(): string[] {
+    return [...this.records.values()].filter((r) => !this.runners.has(r.id) && this.facts.refresh(r.id, r.archiveDir)).map((r) => r.id);
+  }
+
+  /** Tells every screen of a capture another process made, as if this host had made it. */
+  private announceOutsideChanges(): void {
+    for (const id of this.refreshIdle()) {
+      const r = this.records.get(id);
+      if (!r) continue;
+      this.revisions.set(id, ++this.changes);
+      this.publish({ type: 'job', job: this.summary(r) });
+    }
   }
 
   get(id: string): JobSummary {
@@ -95,6 +111,7 @@ export class JobService implements ScheduleTarget {
   }
 
   archives(): ArchiveSummary[] {
+    this.refreshIdle();
     return [...this.records.values()].map((r) => {
       const job = r.job as Job;
       const f = this.facts.get(r.id);
@@ -107,6 +124,7 @@ export class JobService implements ScheduleTarget {
         finishedAt: f?.finishedAt ?? null,
         status: r.status,
         pages: f?.pages ?? 0,
+        capture: f?.capture ?? null,
         bytesOnDisk: r.bytesOnDisk,
         hasThumbnails: existsSync(path.join(r.archiveDir, THUMBNAILS_DIR)),
       };
@@ -139,7 +157,7 @@ export class JobService implements ScheduleTarget {
     const now = new Date().toISOString();
     const r: JobRecord = { id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir), schedule: null };
     this.records.set(id, r);
-    this.facts.set(id, readFacts(dir));
+    this.facts.read(id, dir);
     return this.changed(r);
   }
 
@@ -212,7 +230,7 @@ export class JobService implements ScheduleTarget {
       schedule: null,
     };
     this.records.set(r.id, r);
-    this.facts.set(r.id, readFacts(abs));
+    this.facts.read(r.id, abs);
     return this.changed(r);
   }
 
@@ -365,7 +383,7 @@ export class JobService implements ScheduleTarget {
   /** The latest progress event and recent rates of a running job, so a reloaded UI draws its graphs at once. */
   progress(id: string): JobProgressHistory {
     this.record(id);
-    return this.history.get(id) ?? { latest: null, history: [] };
+    return this.history.get(id);
   }
 
   /**
@@ -394,6 +412,7 @@ export class JobService implements ScheduleTarget {
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.watch);
     const running = [...this.runners.entries()];
     for (const [id, runner] of running) {
       runner.pause();
@@ -414,12 +433,8 @@ export class JobService implements ScheduleTarget {
       { archiveDir: r.archiveDir, gates: this.gates, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
       {
         onProgress: (progress, urls) => {
-          const f = this.facts.get(r.id);
-          if (f) {
-            f.counts = progress.counts;
-            f.durationMs = progress.elapsedMs;
-          }
-          this.remember(r.id, progress);
+          this.facts.live(r.id, progress.counts, progress.elapsedMs);
+          this.history.remember(r.id, progress);
           this.publish({ type: 'progress', id: r.id, progress });
           if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
         },
@@ -446,18 +461,10 @@ export class JobService implements ScheduleTarget {
       r.status = cancelled && outcome.state !== 'failed' && outcome.state !== 'finished' ? 'cancelled' : statusAfterRun(outcome.state);
       r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : outcome.state === 'finished' ? outcome.error : null;
       r.bytesOnDisk = diskUsage(r.archiveDir);
-      this.facts.set(r.id, readFacts(r.archiveDir));
+      this.facts.read(r.id, r.archiveDir);
       if (this.records.has(r.id)) this.changed(r);
     });
     return this.changed(r);
-  }
-
-  private remember(id: string, progress: ProgressEvent): void {
-    const h = this.history.get(id) ?? { latest: null, history: [] };
-    h.latest = progress;
-    h.history.push({ urlsPerSec: progress.urlsPerSec, kbPerSec: progress.kbPerSec });
-    if (h.history.length > RATE_HISTORY_POINTS) h.history.splice(0, h.history.length - RATE_HISTORY_POINTS);
-    this.history.set(id, h);
   }
 
   private record(id: string): JobRecord {
@@ -498,6 +505,7 @@ export class JobService implements ScheduleTarget {
       counts: f?.counts ?? null,
       durationMs: f?.durationMs ?? 0,
       pages: f?.pages ?? 0,
+      capture: f?.capture ?? null,
       startedAt: f?.startedAt ?? null,
       finishedAt: f?.finishedAt ?? null,
       schedule: r.schedule && scheduleInfo(r.schedule, this.now()),
@@ -521,65 +529,4 @@ export class JobService implements ScheduleTarget {
   publish(e: HostEvent): void {
     for (const l of this.listeners) l(e);
   }
-}
-
-function validJob(input: unknown): Job {
-  try {
-    return parseJob(input);
-  } catch (e) {
-    if (e instanceof JobValidationError) throw new HostError('invalid-job', e.message, e.issues);
-    throw e;
-  }
-}
-
-function openArchive(dir: string, writable: boolean): Archive {
-  try {
-    return Archive.open(dir, { readonly: !writable });
-  } catch (e) {
-    throw asHostError(e);
-  }
-}
-
-/** An engine error as the reply a command gives (an archive in use is a conflict, a foreign folder bad input). */
-export function asHostError(e: unknown): HostError {
-  if (e instanceof HostError) return e;
-  if (e instanceof ArchiveInUseError) return new HostError('conflict', e.message);
-  if (e instanceof ArchiveUsageError || e instanceof ArchiveFormatError) return new HostError('invalid-args', e.message);
-  return new HostError('internal', e instanceof Error ? e.message : String(e));
-}
-
-function statusAfterRun(state: CrawlState): JobStatus {
-  return state === 'running' || state === 'pausing' ? 'interrupted' : state;
-}
-
-function readFacts(dir: string): Facts {
-  if (!existsSync(dir)) return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
-  try {
-    const a = Archive.open(dir, { readonly: true });
-    try {
-      const s = readStats(a.catalogue);
-      const started = s.startedAt !== null;
-      return { counts: started ? s.counts : null, durationMs: s.durationMs, pages: a.catalogue.htmlPagesArchived(), startedAt: s.startedAt, finishedAt: s.finishedAt };
-    } finally {
-      a.close();
-    }
-  } catch {
-    return { counts: null, durationMs: 0, pages: 0, startedAt: null, finishedAt: null };
-  }
-}
-
-function scheduleInfo(s: ScheduleState, now: number): ScheduleInfo {
-  const next = nextRun(s.settings, Date.parse(s.handledThrough), now);
-  return { schedule: s.settings, nextRunAt: new Date(next.at).toISOString(), due: next.due, lastRunAt: s.lastRunAt, lastError: s.lastError };
-}
-
-function slug(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 40) || 'harvest'
-  );
 }

@@ -6,7 +6,8 @@ import { QaStore } from '../engine/qa/qaStore.js';
 import { findBrowser } from '../engine/render/browserPath.js';
 import { Archive } from '../engine/store/archive.js';
 import { HostError } from './hostError.js';
-import { asHostError, type JobService } from './jobService.js';
+import { asHostError } from './jobRules.js';
+import type { JobService } from './jobService.js';
 
 /** Progress events per analysis are kept to a few a second. */
 const PROGRESS_EVENT_GAP_MS = 250;

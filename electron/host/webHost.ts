@@ -1,10 +1,10 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../shared/contract.js';
-import { API_SEGMENT, EVENTS_PATH, TOKEN_SEGMENT } from '../../shared/webRoutes.js';
+import { API_SEGMENT, EVENTS_PATH, REPORT_SEGMENT, TOKEN_SEGMENT } from '../../shared/webRoutes.js';
 import { WEB_SHELL_ACTIONS } from './commands.js';
 import { startEngineHost, type EngineHost } from './engineHost.js';
 import type { ExporterMap } from './exportManager.js';
@@ -15,6 +15,7 @@ import { MEMENTO_SEGMENTS, sendMemento, type MementoSegment } from './memento.js
 import { startMirrorServer } from './mirrorServer.js';
 import { appCsp } from './appCsp.js';
 import { sendTokenlessPage } from './tokenlessPage.js';
+import { sendExport, sendReport } from './downloads.js';
 
 /** `/t/<token>/download/<exportId>`: a finished export's file. */
 const DOWNLOAD_SEGMENT = 'download';
@@ -109,6 +110,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
     if (rest[0] === DOWNLOAD_SEGMENT && rest.length === 2) return sendExport(req, res, host, rest[1]!);
+    if (rest[0] === REPORT_SEGMENT && rest.length === 2) return void sendReport(req, res, host, rest[1]!);
     if (rest[0] === CDX_SEGMENT && rest.length === 2) {
       return void sendCdx(req, res, host, rest[1]!).catch((e: unknown) => sendText(res, 500, `cannot answer: ${(e as Error).message}`));
     }
@@ -154,28 +156,6 @@ async function runCommand(req: IncomingMessage, res: ServerResponse, host: Engin
   const reply = await host.handle(command, body);
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   res.end(JSON.stringify(reply));
-}
-
-/** A finished export's file as an attachment, under the token like everything else. */
-function sendExport(req: IncomingMessage, res: ServerResponse, host: EngineHost, encodedId: string): void {
-  let exportId: string;
-  try {
-    exportId = decodeURIComponent(encodedId);
-  } catch {
-    return sendText(res, 404, 'not found');
-  }
-  const file = host.exports.downloadable(exportId);
-  if (file === null) return sendText(res, 404, 'no such export file (it may have been moved or deleted)');
-  const name = path.basename(file).replace(/[^\w.-]/g, '_');
-  res.writeHead(200, {
-    'Content-Type': 'application/octet-stream',
-    'Content-Length': String(statSync(file).size),
-    'Content-Disposition': `attachment; filename="${name}"`,
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).on('error', () => res.destroy()).pipe(res);
 }
 
 class BodyTooLarge extends Error {}

@@ -147,6 +147,15 @@ describe('progress', () => {
     assert.equal(screen.getByTestId('progress-percent').textContent, 'Finished: each of the 9 URLs fetched has its outcome');
   });
 
+  it('says which capture the job page and its row show', () => {
+    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }) }));
+    useJobs.getState().setAll([{ ...jobSummary('a', 'finished', counts({ archived: 4 })), capture: 3, pages: 4 }]);
+    useJobs.getState().select('a');
+    render(<Jobs />);
+    assert.equal(screen.getByTestId('job-capture').textContent, 'Showing capture 3');
+    assert.equal(screen.getByTestId('job-row-archived').textContent, '4 pages · 4 archived · capture 3');
+  });
+
   it('a run whose seeds all failed says it failed, not a full green bar of 0 URLs', () => {
     useJobs.getState().upsert(jobSummary('a', 'failed', counts({ httpErrors: 1 })));
     render(<Progress id="a" />);

@@ -100,6 +100,18 @@ describe('report screen', () => {
     assert.equal(img.getAttribute('src'), `${appInfo().viewerBase}a/.thumbnails/a.test/index.html.png`);
   });
 
+  it('offers the report as an HTML download on the web host, and the command in the desktop app', async () => {
+    useNav.getState().openReport('a');
+    const { unmount } = render(<Report />);
+    await settle();
+    assert.equal(screen.getByTestId('report-download').getAttribute('href'), 'report/a');
+    unmount();
+    useApp.setState({ info: appInfo('electron') });
+    render(<Report />);
+    await settle();
+    assert.equal(screen.queryByTestId('report-download'), null);
+  });
+
   it('switches archive, and says why a running crawl has no report yet', async () => {
     useNav.getState().openReport('a');
     render(<Report />);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { setApi } from '../../renderer/api/index.js';
+import { Jobs } from '../../renderer/features/Jobs/index.js';
 import { Schedule } from '../../renderer/features/Schedule/index.js';
 import { RunControls } from '../../renderer/features/RunControls/index.js';
 import { describeSchedule } from '../../renderer/lib/scheduleText.js';
@@ -79,6 +80,15 @@ describe('schedule', () => {
     await act(async () => fireEvent.click(screen.getByTestId('schedule-remove')));
     assert.equal(saved, null);
     assert.equal(screen.queryByTestId('schedule-summary'), null);
+  });
+
+  it('the job list shows a scheduled job\'s schedule and next run', () => {
+    setApi(fakeApi({ 'jobs.urls': () => ok({ total: 0, rows: [] }) }));
+    useJobs.getState().setAll([scheduled('finished'), jobSummary('bb')]);
+    render(<Jobs />);
+    const rows = screen.getAllByTestId('job-row-schedule');
+    assert.equal(rows.length, 1);
+    assert.match(rows[0]!.textContent ?? '', /^Every day at 03:00 · next /);
   });
 
   it('names weekly days and plain counts', () => {

@@ -65,6 +65,14 @@ describe('stores fed by host events', () => {
     assert.equal(api.callsTo('archives.list').length, 2);
   });
 
+  it('reloads the archive list when another process made a capture (same status, new capture)', () => {
+    const api = fakeApi({ 'archives.list': () => ok([]) });
+    setApi(api);
+    dispatchHostEvent({ type: 'job', job: { ...jobSummary('a', 'finished', null, 1), capture: 2, pages: 5 } });
+    dispatchHostEvent({ type: 'job', job: { ...jobSummary('a', 'finished', null, 2), capture: 3, pages: 5 } });
+    assert.equal(api.callsTo('archives.list').length, 2);
+  });
+
   it('keeps the latest progress and a bounded rate history per job', () => {
     for (let i = 0; i < HISTORY_POINTS + 5; i++) {
       dispatchHostEvent({ type: 'progress', id: 'a', progress: progressEvent({ urlsPerSec: i, counts: counts({ archived: i }) }) });

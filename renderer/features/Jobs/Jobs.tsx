@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatCount, formatDate, plural } from '../../lib/format.js';
+import { describeSchedule } from '../../lib/scheduleText.js';
 import { isEditable, isRecorded, selectJob, selectJobIds, selectTwinCount, useJobs } from '../../stores/jobs.js';
 import { useClusters } from '../../stores/clusters.js';
 import { useNav } from '../../stores/nav.js';
@@ -105,8 +106,14 @@ function JobRow({ id, selected }: { id: string; selected: boolean }) {
         </span>
         <span className="muted" data-testid="job-row-archived">
           {live ? `${formatCount(archived)} archived so far` : `${plural(job.pages ?? 0, 'page')} · ${formatCount(archived)} archived`}
+          {!live && job.capture != null && ` · capture ${job.capture}`}
         </span>
       </div>
+      {job.schedule && (
+        <div className="job-row-schedule muted" data-testid="job-row-schedule">
+          {describeSchedule(job.schedule.schedule)} · next {formatDate(job.schedule.nextRunAt)}
+        </div>
+      )}
       <div className="job-row-created muted" data-testid="job-row-created">
         Created {formatDate(job.createdAt)}
       </div>
@@ -129,6 +136,14 @@ function JobDetail({ id }: { id: string }) {
           <div className="muted">{job.job.seeds.join(' · ')}</div>
           <div className="muted small">
             <span data-testid="job-created">Created {formatDate(job.createdAt)}</span> · <span title="Archive folder">{job.archiveDir}</span>
+            {job.capture != null && (
+              <>
+                {' · '}
+                <span data-testid="job-capture" title="Every figure on this page is of this capture, the archive's latest">
+                  Showing capture {job.capture}
+                </span>
+              </>
+            )}
           </div>
         </div>
         <div className="detail-actions">

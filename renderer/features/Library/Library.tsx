@@ -103,6 +103,11 @@ export function Library() {
                 <td className="num">{formatBytes(a.bytesOnDisk)}</td>
                 <td>
                   <span className={`status status-${a.status}`}>{a.status}</span>
+                  {a.capture != null && (
+                    <div className="muted small" data-testid="archive-capture" title="The figures are of the archive's latest capture">
+                      capture {a.capture}
+                    </div>
+                  )}
                 </td>
                 <td>
                   <div className="archive-actions">

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { QaReport } from '../../../shared/report.js';
 import { api } from '../../api/index.js';
 import { formatBytes, formatCount, formatDate, formatDuration } from '../../lib/format.js';
-import { useApp } from '../../stores/app.js';
+import { selectIsWebHost, useApp } from '../../stores/app.js';
+import { reportDownloadPath } from '../../../shared/webRoutes.js';
 import { useArchives } from '../../stores/archives.js';
 import { useNav } from '../../stores/nav.js';
 import { ArchivePicker } from '../ArchivePicker/index.js';
@@ -21,6 +22,7 @@ export function Report() {
   const [report, setReport] = useState<QaReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [serial, setSerial] = useState(0);
+  const isWeb = useApp(selectIsWebHost);
 
   useEffect(() => {
     if (jobId === null && list[0]) setJobId(list[0].jobId);
@@ -53,7 +55,13 @@ export function Report() {
         {report && (
           <span className="muted small">
             Generated {formatDate(report.generatedAt)} by {report.generator}. The same report as a file:{' '}
-            <code>harvest report &lt;archive-dir&gt; --format html --out report.html</code>
+            {isWeb && jobId !== null ? (
+              <a className="button" href={reportDownloadPath(jobId)} download data-testid="report-download">
+                Download (HTML)
+              </a>
+            ) : (
+              <code>harvest report &lt;archive-dir&gt; --format html --out report.html</code>
+            )}
           </span>
         )}
       </div>

@@ -36,7 +36,7 @@ export function Summary({ id }: { id: string }) {
   return (
     <section className="summary" aria-label="Summary" data-testid="job-summary">
       <h3>
-        Summary <span className={`status status-${job.status}`}>{job.status}</span>
+        Summary{job.capture != null && ` of capture ${job.capture}`} <span className={`status status-${job.status}`}>{job.status}</span>
       </h3>
       <div className="summary-grid">
         <dl className="summary-facts">
