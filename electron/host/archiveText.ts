@@ -2,11 +2,10 @@ import type { ParsedArgs } from '../../shared/contract.js';
 import type { QaReport } from '../../shared/report.js';
 import type { SearchHitRow, SearchReply, SnippetPart } from '../../shared/search.js';
 import { collectReport } from '../engine/report/collect.js';
-import { Archive } from '../engine/store/archive.js';
 import { queryHighlights } from '../engine/store/searchQuery.js';
 import { MARK_END, MARK_START, SearchError, TextIndex, type SearchHit } from '../engine/store/textIndex.js';
 import { HostError } from './hostError.js';
-import { asHostError } from './jobRules.js';
+import { openArchive } from './jobRules.js';
 import type { JobService } from './jobService.js';
 
 /**
@@ -91,12 +90,7 @@ export async function archiveReport(jobs: JobService, id: string): Promise<QaRep
   if (job.status === 'running' || job.status === 'pausing') {
     throw new HostError('conflict', `the QA report of "${job.job.name}" is made when its crawl is not running: pause it or wait until it finishes`);
   }
-  let archive: Archive;
-  try {
-    archive = Archive.open(job.archiveDir, { readonly: true });
-  } catch (e) {
-    throw asHostError(e);
-  }
+  const archive = openArchive(job.archiveDir, false);
   try {
     return await collectReport(archive);
   } finally {

@@ -4,9 +4,9 @@ import { analyseArchive, qaSummary, QaUsageError } from '../engine/qa/analyse.js
 import { readEvidence } from '../engine/qa/evidence.js';
 import { QaStore } from '../engine/qa/qaStore.js';
 import { findBrowser } from '../engine/render/browserPath.js';
-import { Archive } from '../engine/store/archive.js';
+import type { Archive } from '../engine/store/archive.js';
 import { HostError } from './hostError.js';
-import { asHostError } from './jobRules.js';
+import { openArchive } from './jobRules.js';
 import type { JobService } from './jobService.js';
 
 /** Progress events per analysis are kept to a few a second. */
@@ -152,12 +152,7 @@ export class QaManager {
     const job = this.jobs.get(id);
     const r = this.running.get(id);
     if (r) return fn(r.archive);
-    let archive: Archive;
-    try {
-      archive = Archive.open(job.archiveDir, { readonly: true });
-    } catch (e) {
-      throw asHostError(e);
-    }
+    const archive = openArchive(job.archiveDir, false);
     try {
       return fn(archive);
     } finally {

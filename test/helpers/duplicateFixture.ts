@@ -1,3 +1,4 @@
+import { seededRandom } from '../../electron/engine/focus/crawlProbability.js';
 /**
  * A deterministic collection for measuring near-duplicate detection: five organisations' small sites,
  * each in its own page chrome (some with <header>/<nav>/<footer>, some with plain <div>s for banners,
@@ -20,17 +21,6 @@ export interface FixturePage {
   kind: 'home' | 'article' | 'notice' | 'print' | 'syndicated' | 'tracking' | 'sitemap' | 'listing' | 'contact';
 }
 
-/** mulberry32: the same collection on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ORGS = [
   { id: 'northfield', name: 'Northfield Borough Council', host: 'www.northfield.example', semantic: true, topic: ['flood', 'river', 'defence', 'drainage', 'rainfall', 'warning', 'barrier', 'embankment'] },
@@ -110,7 +100,7 @@ function datum(r: () => number): string {
 
 /** The collection, generated from `seed`. */
 export function duplicateFixture(seed = 40): FixturePage[] {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const pages: FixturePage[] = [];
   const add = (site: Org, path: string, html: string, org: string, doc: string, kind: FixturePage['kind']) => pages.push({ url: `https://${site.host}${path}`, html, org, doc, kind });
   const docs: Doc[] = [];
@@ -146,7 +136,7 @@ export function duplicateFixture(seed = 40): FixturePage[] {
     // Tracking-parameter copies: the same page, the URL echoed in its canonical link and share links.
     for (const d of own.slice(1, 3)) {
       const path = `${d.path}?utm_source=newsletter&utm_medium=email&utm_campaign=${org.id}${Math.floor(r() * 100)}`;
-      add(org, path, chrome(org, d.title, article(d), url(path), random(seed + d.path.length)), org.id, `${org.id}${d.path}`, 'tracking');
+      add(org, path, chrome(org, d.title, article(d), url(path), seededRandom(seed + d.path.length)), org.id, `${org.id}${d.path}`, 'tracking');
     }
     // A sitemap of links under section headings, and a news listing of headlines with dates.
     const groups = SECTIONS.slice(0, 6)
