@@ -1,6 +1,7 @@
 import * as cheerio from 'cheerio';
 import type { parseDocument } from 'htmlparser2';
 import type { ExtractField } from '../../../shared/template.js';
+import { REGEX_PAGE_BUDGET_MS, windowedMatches } from './regexScan.js';
 
 /**
  * Field extraction from a final page: each field's labels (keywords and synonyms, any language)
@@ -141,13 +142,14 @@ export class FieldExtractor {
     this.walk(doc.children, offer, texts, main);
     this.inlineValues(texts.join(''), offer);
     const page = main.join('');
+    const deadline = Date.now() + REGEX_PAGE_BUDGET_MS;
     for (const f of this.fields) {
       if (f.regex === null || best.has(f.name)) continue;
       // The first match that no label gave another field (a fax number is no phone number).
       const taken = new Set([...best.values()].map((v) => v.value));
-      for (const m of page.matchAll(new RegExp(f.regex.source, 'gu'))) {
-        if (taken.has(clean(m[0]))) continue;
-        offer(f.name, m[0], REGEX_ONLY_CONFIDENCE);
+      for (const m of windowedMatches(f.regex, page, deadline)) {
+        if (taken.has(clean(m))) continue;
+        offer(f.name, m, REGEX_ONLY_CONFIDENCE);
         break;
       }
     }
