@@ -8,6 +8,9 @@ import { z } from 'zod';
 export const SEARCH_KINDS = ['html', 'pdf', 'text'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
+/** The longest query `harvest search` and the app take. */
+export const SEARCH_QUERY_MAX_CHARS = 2000;
+
 /** Hits per page of results the app may ask for. */
 export const SEARCH_PAGE_MAX = 100;
 
@@ -15,7 +18,7 @@ export const SearchArgsSchema = z
   .object({
     /** The archives (job ids) to search: the current one, or every archive in the library. */
     ids: z.array(z.string().min(1).max(100)).min(1).max(1000),
-    query: z.string().min(1).max(2000),
+    query: z.string().min(1).max(SEARCH_QUERY_MAX_CHARS),
     offset: z.number().int().nonnegative().max(100_000).default(0),
     limit: z.number().int().positive().max(SEARCH_PAGE_MAX).default(20),
     kind: z.enum(SEARCH_KINDS).optional(),

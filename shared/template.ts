@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backtrackingRisk } from './regexRisk.js';
 
 /**
  * A focused-harvest template: what the crawl looks for (topic keywords), which links lead there
@@ -10,17 +11,24 @@ import { z } from 'zod';
 /** Labels of a "next page" link when the template gives none. */
 export const DEFAULT_NEXT_PAGE_LABELS = ['next', 'next page', '›', '»', '下一页', '下页', 'suivant', 'weiter'] as const;
 
-const regexSource = z.string().refine(
-  (s) => {
-    try {
-      new RegExp(s, 'u');
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'is not a valid regular expression' },
-);
+const regexSource = z
+  .string()
+  .refine(
+    (s) => {
+      try {
+        new RegExp(s, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'is not a valid regular expression' },
+  )
+  .superRefine((s, ctx) => {
+    // Extraction runs it over whole pages: one that can backtrack exponentially would stall the crawl.
+    const risk = backtrackingRisk(s);
+    if (risk !== null) ctx.addIssue({ code: 'custom', message: `can take too long on a page: ${risk}` });
+  });
 
 const word = z.string().trim().min(1, { message: 'must not be empty' });
 

@@ -21,13 +21,17 @@ export const FUSE_INDEX = {
   EnableNodeCliInspectArguments: 3,
   EnableEmbeddedAsarIntegrityValidation: 4,
   OnlyLoadAppFromAsar: 5,
+  // 6 is LoadBrowserProcessSpecificV8Snapshot, left as Electron ships it.
+  GrantFileProtocolExtraPrivileges: 7,
 } as const;
 export type FuseName = keyof typeof FUSE_INDEX;
 
 /**
  * Harvest's packaged app: it can't be run as plain Node (ELECTRON_RUN_AS_NODE), NODE_OPTIONS and
- * --inspect are ignored, cookies are encrypted at rest, and it runs only the app.asar it shipped
- * with, checked against the hash electron-builder records (macOS and Windows; Linux has no check).
+ * --inspect are ignored, cookies are encrypted at rest, it runs only the app.asar it shipped
+ * with, checked against the hash electron-builder records (macOS and Windows; Linux has no check),
+ * and file:// pages get no more than a browser gives them (the app loads none; an archive opened
+ * from disk must not read other files).
  */
 export const HARVEST_FUSES: Readonly<Record<FuseName, boolean>> = {
   RunAsNode: false,
@@ -36,6 +40,7 @@ export const HARVEST_FUSES: Readonly<Record<FuseName, boolean>> = {
   EnableNodeCliInspectArguments: false,
   EnableEmbeddedAsarIntegrityValidation: true,
   OnlyLoadAppFromAsar: true,
+  GrantFileProtocolExtraPrivileges: false,
 };
 
 export type FuseState = 'on' | 'off' | 'removed';

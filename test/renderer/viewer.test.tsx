@@ -5,6 +5,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { setApi } from '../../renderer/api/index.js';
 import { Viewer } from '../../renderer/features/Viewer/index.js';
 import { LOCATION_MESSAGE } from '../../shared/frameLocation.js';
+import { MISSING_MESSAGE } from '../../shared/frameLinks.js';
 import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
 import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
@@ -107,6 +108,33 @@ describe('viewer screen', () => {
     fireEvent.click(screen.getByTestId('viewer-back'));
     await settle();
     assert.equal(urlBar(), 'https://site.test/');
+  });
+
+  it('shows "not in this archive" for a link clicked in the frame, never for a message the page posts on its own', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    const before = urlBar();
+    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: MISSING_MESSAGE, href: 'https://bank.test/login' }, source: frame().contentWindow }));
+    const activation = { isActive: false };
+    Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
+    try {
+      await act(async () => post());
+      await settle();
+      assert.equal(urlBar(), before, 'no click: the address bar stays');
+      // A click in the app (not in the frame) does not count either.
+      activation.isActive = true;
+      await act(async () => post());
+      await settle();
+      assert.equal(urlBar(), before);
+      frame().focus();
+      await act(async () => post());
+      await settle();
+      assert.equal(urlBar(), 'https://bank.test/login');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
   });
 
   it('says so when the frame navigates without reporting where', async () => {

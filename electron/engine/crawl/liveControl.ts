@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LiveControlSchema, type Job, type LiveControl } from '../../../shared/job.js';
 import { ALLOW_ALL } from '../politeness/robots.js';
@@ -27,14 +27,18 @@ export function requestControl(archiveDir: string, control: LiveControl): void {
 /** The control request waiting in the folder, removed as it is taken; null when none; an error names what is wrong with it. */
 export function takeControl(archiveDir: string): LiveControl | { error: string } | null {
   const file = path.join(archiveDir, CONTROL_FILE);
-  let text: string;
+  let text: string | null;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // A link (O_NOFOLLOW) is refused as anything else that is not a plain file.
+    if (code !== 'ELOOP' && code !== 'EMLINK') throw e;
+    text = null;
   }
   rmSync(file, { force: true });
+  if (text === null) return { error: `${CONTROL_FILE} is not a regular file` };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -43,6 +47,27 @@ export function takeControl(archiveDir: string): LiveControl | { error: string }
   }
   const parsed = LiveControlSchema.safeParse(json);
   return parsed.success ? parsed.data : { error: `${CONTROL_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
+}
+
+/** Bigger than any control request `harvest control` writes. */
+const MAX_CONTROL_BYTES = 64 * 1024;
+
+/**
+ * The file's text, or null when it is not a regular file. Opened without blocking and without
+ * following a link, so a FIFO (which would wait for a writer, freezing the crawl and its Ctrl-C)
+ * or a device is turned down before anything is read.
+ */
+function readRegularFile(file: string): string | null {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const buf = Buffer.alloc(Math.min(st.size, MAX_CONTROL_BYTES));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The job's politeness with the control applied. */

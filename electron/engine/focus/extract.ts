@@ -2,6 +2,7 @@ import * as cheerio from 'cheerio';
 import type { ExtractField } from '../../../shared/template.js';
 import { isElement, textOf, type DomNode, type Element } from './dom.js';
 import { FieldPattern } from './fieldPattern.js';
+import { REGEX_PAGE_BUDGET_MS, windowedMatches } from './regexScan.js';
 import { PROPERTY_LABELS, structuredValues, type SchemaProperty } from './structuredData.js';
 
 /**
@@ -163,11 +164,12 @@ export class FieldExtractor {
     this.walk(doc.children, offer, texts, main);
     this.inlineValues(texts.join(''), offer);
     const page = main.join('');
+    const deadline = Date.now() + REGEX_PAGE_BUDGET_MS;
     for (const f of this.fields) {
       if (f.regex === null || found.has(f.name)) continue;
       // The first match that no label gave another field (a fax number is no phone number).
       const taken = new Set([...found.values()].flat().map((v) => v.value));
-      for (const m of f.regex.matches(page)) {
+      for (const m of windowedMatches(f.regex, page, deadline)) {
         if (taken.has(clean(m))) continue;
         offer(f.name, m, REGEX_ONLY_CONFIDENCE);
         break;

@@ -16,6 +16,11 @@ export class FieldPattern {
 
   /** Every match in `text`, left to right, each the longest at its place; none overlapping. */
   *matches(text: string): Generator<string> {
+    for (const m of this.matchesAt(text)) yield m.value;
+  }
+
+  /** The same matches with where each starts in `text`. */
+  *matchesAt(text: string): Generator<{ index: number; value: string }> {
     this.whole.lastIndex = 0;
     for (let m = this.whole.exec(text); m !== null; m = this.whole.exec(text)) {
       let best = m[0];
@@ -25,7 +30,7 @@ export class FieldPattern {
         if (a !== null && a[0].length > best.length) best = a[0];
       }
       this.whole.lastIndex = m.index + Math.max(1, best.length);
-      yield best;
+      yield { index: m.index, value: best };
     }
   }
 }

@@ -1,3 +1,4 @@
+import { SEARCH_QUERY_MAX_CHARS } from '../../../shared/search.js';
 import { markWordBreaks } from '../parse/wordBreaks.js';
 
 /**
@@ -59,12 +60,16 @@ function quoted(term: { text: string; prefix: boolean }): string {
   return `"${markWordBreaks(term.text).replaceAll('"', '""')}"${term.prefix ? '*' : ''}`;
 }
 
+/** Far deeper than any query a person writes. */
+const MAX_NESTING = 100;
+
 /**
  * Recursive descent over: or := and (OR and)*; and := not (AND? not)*; not := unit (NOT unit)*;
  * unit := term | ( or ). FTS5's own precedence is the same (NOT binds tightest, then AND, then OR).
  */
 class Parser {
   private i = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -125,7 +130,10 @@ class Parser {
     if (tok.t === ')') throw new QuerySyntaxError(after ? `${after} needs a word or phrase after it` : 'unmatched ")"');
     this.i++;
     if (tok.t === '(') {
+      // Each level is a few stack frames: a limit keeps a crafted query from overflowing the stack.
+      if (++this.depth > MAX_NESTING) throw new QuerySyntaxError(`parentheses nested more than ${MAX_NESTING} deep`);
       const inner = this.or();
+      this.depth--;
       if (this.peek()?.t !== ')') throw new QuerySyntaxError('unmatched "(": close it with ")"');
       this.i++;
       return inner;
@@ -145,6 +153,7 @@ function describe(t: Token): string {
 
 /** The FTS5 MATCH expression for what the user typed; words without a letter or digit are dropped. */
 export function toFtsQuery(query: string): string {
+  if (query.length > SEARCH_QUERY_MAX_CHARS) throw new QuerySyntaxError(`the query is ${query.length} characters long; at most ${SEARCH_QUERY_MAX_CHARS} are taken`);
   const tokens = tokenize(query).filter((t) => t.t !== 'term' || WORD_CHAR.test(t.text));
   if (tokens.length === 0) throw new QuerySyntaxError('empty query: type a word or a "phrase"');
   return new Parser(tokens).parse();

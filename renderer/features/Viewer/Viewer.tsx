@@ -60,6 +60,16 @@ interface Props {
 /** The mirror's own start page, written by Harvest (not a harvested page). */
 const MIRROR_INDEX = 'index.html';
 
+/**
+ * Whether the archivist has just clicked in `frame`: a click there gives this document transient
+ * user activation too (it reaches every ancestor of the frame) and leaves the frame focused; a
+ * click in the app moves the focus away. A browser without `navigator.userActivation` never says so.
+ */
+function followsClickIn(frame: HTMLIFrameElement | null): boolean {
+  const activation = (navigator as { userActivation?: { isActive: boolean } }).userActivation;
+  return frame !== null && document.activeElement === frame && activation?.isActive === true;
+}
+
 function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Props) {
   const isWeb = useApp(selectIsWebHost);
   const archive = useArchives((s) => s.list.find((a) => a.jobId === jobId));
@@ -118,6 +128,8 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
       if (e.source !== frameRef.current?.contentWindow) return;
       const missingUrl = missingUrlFromMessage(e.data);
       if (missingUrl) {
+        // Any script in the page can post this: it is taken only right after a click in the frame.
+        if (!followsClickIn(frameRef.current)) return;
         // A click on a link the mirror left pointing at the live web: show what the archive knows of it.
         setHistory((h) => visit(h, `${MISSING_PREFIX}${missingUrl}`));
         return;

@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../../helpers/benchSite.js';
 
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 /** A stand-in for an Electron binary: filler, then a fuse wire as Electron ships it (all defaults), then filler. */
-const fakeElectron = (wire = '1101r0', copies = 1) =>
+const fakeElectron = (wire = '1101r001', copies = 1) =>
   Buffer.concat([
     Buffer.alloc(4096, 7),
     ...Array.from({ length: copies }, () => Buffer.concat([Buffer.from(SENTINEL), Buffer.from([1, wire.length]), Buffer.from(wire), Buffer.alloc(512, 9)])),
@@ -29,7 +29,7 @@ describe('Electron fuses of the packaged app', () => {
     assert.equal(typeof hook.default, 'function');
   });
 
-  it('turn off run-as-node, NODE_OPTIONS and --inspect, and turn on cookie encryption, ASAR integrity and ASAR-only loading', () => {
+  it('turn off run-as-node, NODE_OPTIONS, --inspect and file:// privileges, and turn on cookie encryption, ASAR integrity and ASAR-only loading', () => {
     assert.deepEqual(HARVEST_FUSES, {
       RunAsNode: false,
       EnableCookieEncryption: true,
@@ -37,6 +37,7 @@ describe('Electron fuses of the packaged app', () => {
       EnableNodeCliInspectArguments: false,
       EnableEmbeddedAsarIntegrityValidation: true,
       OnlyLoadAppFromAsar: true,
+      GrantFileProtocolExtraPrivileges: false,
     });
   });
 
@@ -46,20 +47,20 @@ describe('Electron fuses of the packaged app', () => {
     assert.equal(file, path.join(work, 'harvest'));
     const before = fakeElectron();
     writeFileSync(file, before);
-    assert.deepEqual(readFuses(before), { RunAsNode: 'on', EnableCookieEncryption: 'on', EnableNodeOptionsEnvironmentVariable: 'off', EnableNodeCliInspectArguments: 'on', EnableEmbeddedAsarIntegrityValidation: 'removed', OnlyLoadAppFromAsar: 'off' });
+    assert.deepEqual(readFuses(before), { RunAsNode: 'on', EnableCookieEncryption: 'on', EnableNodeOptionsEnvironmentVariable: 'off', EnableNodeCliInspectArguments: 'on', EnableEmbeddedAsarIntegrityValidation: 'removed', OnlyLoadAppFromAsar: 'off', GrantFileProtocolExtraPrivileges: 'on' });
     const hook = (await import('../../../electron/build/afterPack.js')).default;
     await hook(app);
     const out = readFileSync(file);
-    assert.deepEqual(readFuses(out), { RunAsNode: 'off', EnableCookieEncryption: 'on', EnableNodeOptionsEnvironmentVariable: 'off', EnableNodeCliInspectArguments: 'off', EnableEmbeddedAsarIntegrityValidation: 'removed', OnlyLoadAppFromAsar: 'on' });
+    assert.deepEqual(readFuses(out), { RunAsNode: 'off', EnableCookieEncryption: 'on', EnableNodeOptionsEnvironmentVariable: 'off', EnableNodeCliInspectArguments: 'off', EnableEmbeddedAsarIntegrityValidation: 'removed', OnlyLoadAppFromAsar: 'on', GrantFileProtocolExtraPrivileges: 'off' });
     const changed = [...out].flatMap((b, i) => (b === before[i] ? [] : [i]));
     const wireAt = 4096 + SENTINEL.length + 2;
-    assert.deepEqual(changed, [wireAt + 0, wireAt + 3, wireAt + 5]);
+    assert.deepEqual(changed, [wireAt + 0, wireAt + 3, wireAt + 5, wireAt + 7]);
   });
 
   it('are set in both slices of a universal macOS binary, and refused where the wire is unknown', () => {
-    const universal = fakeElectron('000000', 2);
+    const universal = fakeElectron('00000000', 2);
     assert.equal(setFuses(universal, HARVEST_FUSES), 2);
-    assert.equal(universal.toString('latin1').split(`${SENTINEL}\x01\x06010011`).length, 3);
+    assert.equal(universal.toString('latin1').split(`${SENTINEL}\x01\x0801001100`).length, 3);
     assert.throws(() => setFuses(Buffer.alloc(100), HARVEST_FUSES), /no fuse wire/);
     assert.throws(() => setFuses(fakeElectron('0000'), HARVEST_FUSES), /no fuse EnableEmbeddedAsarIntegrityValidation/);
     const v2 = fakeElectron();

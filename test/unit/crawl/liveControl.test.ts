@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parseJob } from '../../../shared/job.js';
 import { applyControl, describePoliteness, requestControl, takeControl } from '../../../electron/engine/crawl/liveControl.js';
@@ -33,6 +35,25 @@ describe('live politeness control', () => {
     assert.match((takeControl(dir) as { error: string }).error, /give connections, a delay, or both/);
     assert.equal(existsSync(path.join(dir, CONTROL_FILE)), false);
     assert.throws(() => requestControl(dir, { perHostConnections: 65 }), /65|64/);
+  });
+
+  it('turns down a FIFO or a link named control.json without waiting on it, and removes it', { skip: process.platform === 'win32' }, () => {
+    const fifo = path.join(dir, CONTROL_FILE);
+    execFileSync('mkfifo', [fifo]);
+    // Opening a FIFO for reading blocks the whole process until a writer comes, so it is taken in a
+    // child, which is ended if it hangs.
+    const module = pathToFileURL(path.resolve(import.meta.dirname, '../../../electron/engine/crawl/liveControl.js')).href;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', `const { takeControl } = await import(${JSON.stringify(module)}); console.log(JSON.stringify(takeControl(${JSON.stringify(dir)})));`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(child.signal, null, 'taking the request hung on the FIFO');
+    assert.deepEqual(JSON.parse(child.stdout), { error: `${CONTROL_FILE} is not a regular file` });
+    assert.equal(existsSync(fifo), false);
+    writeFileSync(path.join(dir, 'elsewhere.json'), '{"perHostConnections": 6}');
+    symlinkSync(path.join(dir, 'elsewhere.json'), fifo);
+    assert.deepEqual(takeControl(dir), { error: `${CONTROL_FILE} is not a regular file` });
+    assert.equal(existsSync(path.join(dir, 'elsewhere.json')), true);
   });
 
   it('changes only what was given', () => {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { parseTemplate } from '../../../shared/template.js';
 import { FieldExtractor } from '../../../electron/engine/focus/extract.js';
@@ -132,5 +135,34 @@ describe('page analysis', () => {
     const nested = (n: number) => '<div>'.repeat(n) + '<table><tr><th>Phone</th><td>01632 960 123</td></tr></table>' + '</div>'.repeat(n);
     assert.deepEqual(analyze(nested(MAX_DOM_DEPTH - 3)), [{ field: 'phone', value: '01632 960 123', confidence: 0.95 }]);
     assert.deepEqual(analyze(nested(20_000)), []);
+  });
+});
+
+describe('a regex alone, over a long page', () => {
+  it('finds a value anywhere on a long line, whole, never a piece of it cut at a window edge', () => {
+    const emails = new FieldExtractor(parseTemplate({ topic: { keywords: ['x'] }, extract: { email: { keywords: ['email'], regex: '[^@\\s]+@[^@\\s]+\\.[a-z]+' } } }).extract);
+    for (const at of [0, 100, 150, 160, 250, 255, 256, 1000, 4000]) {
+      const text = 'x'.repeat(at) + ' someone.long-name@library.example.org ' + 'y'.repeat(500);
+      assert.deepEqual(
+        emails.extract(`<p>${text}</p>`).map((v) => v.value),
+        ['someone.long-name@library.example.org'],
+        `at ${at}`,
+      );
+    }
+  });
+
+  it("runs the README's e-mail pattern over 300 kB of text without spaces in linear time", () => {
+    // On a backtracking engine over the whole page this is quadratic (minutes), and it blocks the
+    // thread it runs on: so it runs in a child, ended if it hangs.
+    const module = pathToFileURL(path.resolve(import.meta.dirname, '../../../electron/engine/focus/extract.js')).href;
+    const template = pathToFileURL(path.resolve(import.meta.dirname, '../../../shared/template.js')).href;
+    const script = `
+      const { FieldExtractor } = await import(${JSON.stringify(module)});
+      const { parseTemplate } = await import(${JSON.stringify(template)});
+      const e = new FieldExtractor(parseTemplate({ topic: { keywords: ['x'] }, extract: { email: { keywords: ['email'], regex: '[^@\\\\s]+@[^@\\\\s]+' } } }).extract);
+      console.log(JSON.stringify(e.extract('<p>' + '图书馆'.repeat(100000) + '</p>')));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(child.signal, null, 'the extraction hung');
+    assert.equal(child.stdout.trim(), '[]', child.stderr);
   });
 });

@@ -56,6 +56,13 @@ describe('template schema', () => {
     assert.deepEqual(issuesOf({ topic: { keywords: ['a'] }, extract: { email: { keywords: ['e'], regex: '(' } } }), [
       'extract.email.regex: is not a valid regular expression',
     ]);
+    // Patterns a backtracking engine could take exponential time over.
+    for (const regex of ['(a+)+$', '(\\w|\\d)*@', '(?:[a-z]+\\.)+com', '(x)\\1']) {
+      assert.match(issuesOf({ topic: { keywords: ['a'] }, extract: { f: { keywords: ['e'], regex } } })[0] ?? '', /^extract\.f\.regex: can take too long on a page: /, regex);
+    }
+    for (const regex of ['[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w.-]{2,63}', '\\+?\\(?[0-9][0-9 ()\\-]{6,}[0-9]', '(\\d{3}-)?\\d{4}', '(?<y>\\d{4})-\\d\\d']) {
+      assert.equal(parseTemplate({ topic: { keywords: ['a'] }, extract: { f: { keywords: ['e'], regex } } }).extract.f?.regex, regex);
+    }
     assert.deepEqual(issuesOf({ topic: { keywords: ['a'] }, nearDuplicate: { maxHaming: 2 } }), ["nearDuplicate: unknown field 'maxHaming'"]);
     assert.match(issuesOf({ topic: { keywords: ['a'] }, nearDuplicate: { maxHamming: 1.5 } })[0]!, /^nearDuplicate\.maxHamming: /);
   });

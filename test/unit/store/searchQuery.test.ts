@@ -34,6 +34,15 @@ describe('search query', () => {
     for (const [q, message] of cases) assert.throws(() => toFtsQuery(q), (e: unknown) => e instanceof QuerySyntaxError && message.test(e.message), q);
   });
 
+  it('refuses a query past 2,000 characters or nested too deep, with a clear error instead of a stack overflow', () => {
+    const nested = '('.repeat(2500) + 'x' + ')'.repeat(2500);
+    assert.throws(() => toFtsQuery(nested), (e: unknown) => e instanceof QuerySyntaxError && /5001 characters long; at most 2000/.test(e.message));
+    const deep = '('.repeat(999) + 'x' + ')'.repeat(999);
+    assert.throws(() => toFtsQuery(deep), (e: unknown) => e instanceof QuerySyntaxError && /nested more than 100 deep/.test(e.message));
+    assert.equal(toFtsQuery('('.repeat(100) + 'x' + ')'.repeat(100)), '"x"');
+    assert.equal(toFtsQuery('library '.repeat(250).trim()).split(' AND ').length, 250);
+  });
+
   it('tells a query with a prefix from one without', () => {
     assert.equal(hasPrefix('library catal*'), true);
     assert.equal(hasPrefix('"rare books"* NOT x'), true);
