@@ -300,15 +300,20 @@ export class Crawl {
   private tick(): void {
     const now = Date.now();
     this.lastProgressMs = now;
-    if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
-      this.lastDurationCheckpointMs = now;
-      this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
-    }
-    this.emit(this.progress());
-    if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
-      this.archive.catalogue.checkpoint();
-      this.lastWalCheckpointMs = Date.now();
-      this.takeLiveControl();
+    // Run from a timer: a write that fails here (a full disk) must stop the crawl, not the process.
+    try {
+      if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
+        this.lastDurationCheckpointMs = now;
+        this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
+      }
+      this.emit(this.progress());
+      if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
+        this.archive.catalogue.checkpoint();
+        this.lastWalCheckpointMs = Date.now();
+        this.takeLiveControl();
+      }
+    } catch (e) {
+      this.fail(e);
     }
   }
 
