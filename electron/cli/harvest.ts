@@ -20,7 +20,7 @@ import { ProgressLine } from './progressLine.js';
 import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
 import { COMMAND_HELP, COMMANDS, parseCommandArgs, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
-import { countsSentence, focusSentence, formatDuration } from '../../shared/format.js';
+import { countsSentence, focusSentence, formatDuration, plural } from '../../shared/format.js';
 
 const USAGE = `usage:
 ${COMMANDS.map((c) => `  ${SYNOPSIS[c]}`).join('\n')}
@@ -79,7 +79,8 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
     const summary = c ? countsSentence(c) : 'counts unavailable';
     if (outcome.state === 'finished') {
       const problem = outcome.error === null ? '' : `${outcome.error}\n`;
-      process.stderr.write(`${problem ? 'finished with errors' : 'finished'}: ${summary}\n${problem}mirror: ${mirrorIndex}\n`);
+      const retry = c && c.failed > 0 ? `to try the failed URLs again: harvest resume ${archiveDir} --retry-failed\n` : '';
+      process.stderr.write(`${problem ? 'finished with errors' : 'finished'}: ${summary}\n${problem}mirror: ${mirrorIndex}\n${retry}`);
       return 0;
     }
     if (outcome.state === 'paused') {
@@ -116,9 +117,22 @@ async function main(argv: string[]): Promise<number> {
       return runCrawl(values.out, values.quiet ?? false, events, seedsFile);
     }
     case 'resume': {
-      const { values, positionals } = parseCommandArgs('resume', rest, { quiet: { type: 'boolean' }, 'events-jsonl': { type: 'string' } });
+      const { values, positionals } = parseCommandArgs('resume', rest, {
+        quiet: { type: 'boolean' },
+        'events-jsonl': { type: 'string' },
+        'retry-failed': { type: 'boolean' },
+      });
       if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>', 'resume');
       const events = openEventLog(values['events-jsonl']);
+      if (values['retry-failed']) {
+        const archive = Archive.open(positionals[0]!);
+        try {
+          const n = archive.catalogue.transaction(() => archive.catalogue.retryFailed());
+          if (!values.quiet) process.stderr.write(`${plural(n, 'failed URL')} queued again\n`);
+        } finally {
+          archive.close();
+        }
+      }
       return runCrawl(positionals[0]!, values.quiet ?? false, events);
     }
     case 'recrawl': {

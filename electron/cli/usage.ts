@@ -33,7 +33,7 @@ export const QA_USAGE = 'harvest qa <archive-dir> [--capture N] [--limit N] [--f
 /** Each command's one-line synopsis, printed when it is called wrongly. */
 export const SYNOPSIS: Record<CliCommand, string> = {
   crawl: 'harvest crawl <url>... --out <archive-dir> [options]',
-  resume: 'harvest resume <archive-dir> [--quiet] [--events-jsonl <file>]',
+  resume: 'harvest resume <archive-dir> [--retry-failed] [--quiet] [--events-jsonl <file>]',
   recrawl: 'harvest recrawl <archive-dir> [--quiet] [--events-jsonl <file>]',
   changes: 'harvest changes <archive-dir> [--capture <n>] [--since <m>] [--limit <n>] [--json]',
   captures: 'harvest captures <archive-dir> [--json]',
@@ -98,7 +98,7 @@ Ctrl-C pauses and checkpoints; 'harvest resume' continues.`;
 /** `harvest <command> --help`: what the command does, its synopsis and its options. */
 export const COMMAND_HELP: Record<CliCommand, string> = {
   crawl: `Harvest one or more sites into a new archive folder.\n\nusage: ${SYNOPSIS.crawl}\n\n${CRAWL_OPTIONS_HELP}`,
-  resume: `Continue a paused or interrupted crawl where it stopped.\n\nusage: ${SYNOPSIS.resume}\n\noptions:\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each`,
+  resume: `Continue a paused or interrupted crawl where it stopped.\n\nusage: ${SYNOPSIS.resume}\n\noptions:\n  --retry-failed          queue every URL that failed (a refused connection, a timeout...) again first,\n                          also in a finished crawl: the pages they link to are found then\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each`,
   recrawl: `Capture the archive's site again (same seeds, scope and settings), once its last capture has finished:\nconditional requests, unchanged pages recorded as WARC revisits and left as they are in the mirror.\n\nusage: ${SYNOPSIS.recrawl}\n\noptions:\n  --quiet                 no progress line\n  --events-jsonl <file>   append every crawl event to <file>, one JSON line each\nCtrl-C pauses and checkpoints; 'harvest resume' continues.`,
   changes: `What changed in a capture: counts by outcome (new, changed, markup-only, unchanged, not modified,\nremoved, failed) and the URLs new, changed, markup-only and removed.\n\nusage: ${SYNOPSIS.changes}\n\noptions:\n  --capture <n>   the capture to report (default the latest)\n  --since <m>     compare with capture m (default the one before)\n  --limit <n>     at most n URLs per list (counts are never capped)\n  --json          {"capture", "previous", "counts", "new", "changed", "markupOnly", "removed"}`,
   captures: `Every capture of an archive: its state, start, counts by outcome and bytes added.\n\nusage: ${SYNOPSIS.captures}\n\noptions:\n  --json   the captures as JSON`,

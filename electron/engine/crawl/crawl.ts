@@ -43,6 +43,8 @@ export interface CrawlOptions {
   progressIntervalMs?: number;
   /** First retry's back-off, doubled for the next; default DEFAULT_RETRY_BACKOFF_MS (tests shrink it). */
   retryBackoffMs?: number;
+  /** How long a host that stopped answering is waited for; default DEFAULT_OUTAGE_LIMIT_MS (hostHolds.ts). */
+  outageLimitMs?: number;
 }
 
 /**
@@ -88,6 +90,7 @@ export class Crawl {
   private progressTimer: NodeJS.Timeout | null = null;
   private readonly progressIntervalMs: number;
   private readonly retryBackoffMs: number;
+  private readonly outageLimitMs: number | undefined;
   private lastProgressMs = 0;
   /** Responses being parsed, recorded and saved after their request finished, over all sites. */
   private unsubscribeGates: (() => void) | null = null;
@@ -119,6 +122,7 @@ export class Crawl {
     this.emit = opts.onEvent ?? (() => {});
     this.progressIntervalMs = opts.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     this.retryBackoffMs = opts.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
+    this.outageLimitMs = opts.outageLimitMs;
     const c = archive.catalogue;
     // A site that could not be reached is asked again on resume (the failed job's "resume to try again").
     c.transaction(() => c.retryUnreachable());
@@ -198,7 +202,10 @@ export class Crawl {
       await closeQuietly(parts);
       throw e;
     }
-    const holds = new HostHolds();
+    const holds = new HostHolds({
+      ...(this.outageLimitMs !== undefined && { outageLimitMs: this.outageLimitMs }),
+      say: (message) => this.emit({ type: 'state', state: this.crawlState, message }),
+    });
     const processor = new UrlProcessor({
       job: this.job,
       catalogue: c,
@@ -295,15 +302,20 @@ export class Crawl {
   private tick(): void {
     const now = Date.now();
     this.lastProgressMs = now;
-    if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
-      this.lastDurationCheckpointMs = now;
-      this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
-    }
-    this.emit(this.progress());
-    if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
-      this.archive.catalogue.checkpoint();
-      this.lastWalCheckpointMs = Date.now();
-      this.takeLiveControl();
+    // Run from a timer: a write that fails here (a full disk) must stop the crawl, not the process.
+    try {
+      if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
+        this.lastDurationCheckpointMs = now;
+        this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
+      }
+      this.emit(this.progress());
+      if (now - this.lastWalCheckpointMs >= WAL_CHECKPOINT_MS) {
+        this.archive.catalogue.checkpoint();
+        this.lastWalCheckpointMs = Date.now();
+        this.takeLiveControl();
+      }
+    } catch (e) {
+      this.fail(e);
     }
   }
 

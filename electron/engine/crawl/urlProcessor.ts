@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../../../shared/job.js';
-import { FetchError } from '../fetch/errors.js';
+import { FetchError, isHostDown } from '../fetch/errors.js';
 import type { Fetcher, FetchResponse } from '../fetch/fetcher.js';
 import { attemptsNote, retryAfterMs, retryWaitMs, TRANSIENT_STATUSES } from '../fetch/retry-policy.js';
 import type { Catalogue, QueuedRow } from '../store/catalogue.js';
@@ -11,6 +11,12 @@ import type { SiteWork } from './lanes.js';
 import type { RenderedCapture } from './renderedCapture.js';
 import type { RequestHeaders } from './requestHeaders.js';
 import type { ResponseArchiver } from './responseArchiver.js';
+
+/**
+ * Attempts a URL may spend waiting out its host's outage (HostHolds bounds the outage in time):
+ * a bound all the same, should a host keep coming and going.
+ */
+const OUTAGE_MAX_RETRIES = 100;
 
 export interface UrlProcessorParts {
   job: Job;
@@ -52,6 +58,7 @@ export class UrlProcessor {
     try {
       res = await this.p.fetcher.fetch(row.url, { signal: abort.signal, headers: [...this.p.requestHeaders.for(row.url), ...conditionalHeaders(prev)] });
       s.lastResponseMs = res.durationMs;
+      this.p.holds.answered(s.host);
       // "Not now, and not before then" is the server's word for every URL of the host.
       const quietMs = TRANSIENT_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after']) : null;
       if (quietMs !== null) this.p.holds.retryAfter(s.host, quietMs);
@@ -70,9 +77,14 @@ export class UrlProcessor {
         archiver.skip(row, 'address:private', e.message);
         return;
       }
-      if (!this.retryLater(row, attempt, retryWaitMs(e, attempt, this.p.retryBackoffMs), retry)) {
-        archiver.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`, prev);
+      if (isHostDown(e)) {
+        // The host stopped answering: its URLs wait for it (HostHolds) rather than fail one by one.
+        const waitMs = this.p.holds.unreachable(s.host, e.message);
+        if (waitMs !== null && this.retryLater(row, attempt, waitMs, retry, OUTAGE_MAX_RETRIES)) return;
+      } else if (this.retryLater(row, attempt, retryWaitMs(e, attempt, this.p.retryBackoffMs), retry)) {
+        return;
       }
+      archiver.failed(row, `${e.code}: ${e.message}${attemptsNote(attempt)}`, prev);
       return;
     } finally {
       inFlight.delete(abort);
@@ -102,8 +114,14 @@ export class UrlProcessor {
    * Counts a transient failure with attempts left and, while the crawl runs, schedules the next
    * attempt (a pausing crawl leaves it to the next run); false when the outcome is to be recorded.
    */
-  private retryLater(row: QueuedRow, attempt: number, waitMs: number | null, retry: (waitMs: number) => void): boolean {
-    if (waitMs === null || attempt > this.p.job.fetch.maxRetries) return false;
+  private retryLater(
+    row: QueuedRow,
+    attempt: number,
+    waitMs: number | null,
+    retry: (waitMs: number) => void,
+    maxRetries = this.p.job.fetch.maxRetries,
+  ): boolean {
+    if (waitMs === null || attempt > maxRetries) return false;
     this.p.catalogue.setAttempts(row.id, attempt);
     row.attempts = attempt;
     if (this.p.running()) retry(waitMs);

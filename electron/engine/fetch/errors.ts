@@ -94,6 +94,15 @@ export function classifyError(err: unknown): FetchError {
   return wrap('network', TRANSIENT_SYSTEM_CODES.has(code));
 }
 
+/** Failures that say the host itself is not answering, before a word of any answer. */
+const HOST_DOWN_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
+
+/** Whether `e` says nothing at the host took the connection (refused, unreachable, no answer to connect). */
+export function isHostDown(e: FetchError): boolean {
+  if (e.code === 'timeout-connect') return true;
+  return e.code === 'network' && HOST_DOWN_CODES.has(errorCode(e.cause) ?? '');
+}
+
 function errorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
   return typeof err.code === 'string' ? err.code : undefined;

@@ -50,6 +50,8 @@ export interface FrontierStore {
    * seeds (and their redirect hops) that failed without an answer. Returns how many were queued.
    */
   retryUnreachable(): number;
+  /** Queues every failed URL again with its attempts cleared (`harvest resume --retry-failed`); returns how many. */
+  retryFailed(): number;
   sitesWithQueued(): string[];
   recordOutcome(target: { id: number; url: string }, o: FetchOutcome): void;
   /** `error` says what lies behind the reason, e.g. why robots.txt could not be had. */

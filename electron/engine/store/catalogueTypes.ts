@@ -19,6 +19,19 @@ export class ArchiveFormatError extends Error {
   }
 }
 
+/** The catalogue file is damaged (SQLite's quick_check found broken pages); the WARC files are not. */
+export class CatalogueDamagedError extends ArchiveFormatError {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(
+      `the catalogue ${file} is damaged (${detail}); the WARC files beside it are not: restore the catalogue from a backup, or crawl again into a new folder`,
+    );
+    this.name = 'CatalogueDamagedError';
+  }
+}
+
 export interface UrlRow {
   id: number;
   url: string;

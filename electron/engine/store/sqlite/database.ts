@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { ArchiveFormatError, ArchiveInUseError } from '../catalogueTypes.js';
+import { ArchiveFormatError, ArchiveInUseError, CatalogueDamagedError } from '../catalogueTypes.js';
 import { ADDED_COLUMNS, SCHEMA_INDEXES_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from '../schema.js';
 
 /**
@@ -15,6 +15,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
   }
   try {
+    checkPages(db, file);
     if (!opts.readonly) {
       // Exclusive locking: the lock is taken by the first write below and held until close, and
       // with it WAL needs no shared memory, so nothing is left behind by a crash.
@@ -48,9 +49,26 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     db.close();
     if (isBusy(e)) throw new ArchiveInUseError(file);
     if (e instanceof ArchiveFormatError) throw e;
+    if (isCorrupt(e)) throw new CatalogueDamagedError(file, (e as Error).message);
     throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
   }
   return db;
+}
+
+/**
+ * SQLite's quick_check (every page's structure, without comparing indexes to their tables): a
+ * damaged page is reported when the archive is opened, by name, rather than as a stack trace from
+ * whichever query first reads it.
+ */
+function checkPages(db: Database.Database, file: string): void {
+  const rows = db.pragma('quick_check(3)') as { quick_check: string }[];
+  if (rows.length === 1 && rows[0]!.quick_check === 'ok') return;
+  throw new CatalogueDamagedError(file, `SQLite quick_check: ${rows.map((r) => r.quick_check).join('; ')}`);
+}
+
+function isCorrupt(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? '';
+  return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
 }
 
 /** Whether a table has a column (a read-only open leaves an older catalogue as it was). */

@@ -176,6 +176,9 @@ export class SqliteCatalogue implements CatalogueStore {
   retryUnreachable(): number {
     return this.urls.retryUnreachable();
   }
+  retryFailed(): number {
+    return this.urls.retryFailed();
+  }
   sitesWithQueued(): string[] {
     return this.urls.sitesWithQueued();
   }

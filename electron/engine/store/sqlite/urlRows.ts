@@ -33,6 +33,7 @@ const SQL = {
   forgetBadRobots: 'DELETE FROM robots WHERE error IS NOT NULL OR http_status >= 500',
   requeueRobotsUnreachable: "UPDATE urls SET state = 'queued', skip_reason = NULL, error = NULL WHERE state = 'skipped' AND skip_reason = 'robots:unreachable'",
   requeueFailedSeeds: "UPDATE urls SET state = 'queued', error = NULL, attempts = 0 WHERE state = 'failed' AND depth = 0",
+  requeueFailed: "UPDATE urls SET state = 'queued', error = NULL, attempts = 0 WHERE state = 'failed'",
   sitesQueued: "SELECT DISTINCT site FROM urls WHERE state = 'queued'",
   outcome: `UPDATE urls SET state = @state, http_status = @httpStatus, content_type = @contentType, bytes = @bytes,
        local_path = @localPath, redirect_to_id = @redirectToId, error = @error, title = @title, fetched_at = @fetchedAt,
@@ -175,6 +176,12 @@ export class SqliteUrlRows implements FrontierStore {
     const seeds = this.sql.get('requeueFailedSeeds').run().changes;
     this.forget();
     return skipped + seeds;
+  }
+
+  retryFailed(): number {
+    const n = this.sql.get('requeueFailed').run().changes;
+    this.forget();
+    return n;
   }
 
   sitesWithQueued(): string[] {

@@ -1,0 +1,54 @@
+/**
+ * A damaged catalogue page is reported when the archive is opened, naming the file, by every
+ * command that opens it: never a stack trace from whichever query first reads the page.
+ */
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
+import { runHarvest } from '../helpers/harvestCli.js';
+
+const PAGE_SIZE = 4096;
+
+describe('a damaged catalogue', () => {
+  let work: string;
+  let site: BenchSite;
+  let archiveDir: string;
+  let catalogue: string;
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'harvest-damaged-'));
+    site = await startBenchSite({ pages: 150, workDir: work });
+    archiveDir = path.join(work, 'archive');
+    const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archiveDir, '--quiet', '--delay-ms', '0']);
+    assert.equal(crawl.status, 0, crawl.stderr);
+    catalogue = path.join(archiveDir, 'catalogue.sqlite');
+    // A page in the middle of the file turns to garbage, as a bad sector or a torn copy leaves it.
+    const pages = Math.floor(statSync(catalogue).size / PAGE_SIZE);
+    assert.ok(pages > 20, `${pages} pages`);
+    const fd = openSync(catalogue, 'r+');
+    try {
+      writeSync(fd, Buffer.alloc(PAGE_SIZE, 0xa5), 0, PAGE_SIZE, Math.floor(pages / 2) * PAGE_SIZE);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  after(async () => {
+    await site?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const args of [['stats'], ['list'], ['resume', '--quiet'], ['export', '--format', 'warc', '--out', 'x.warc.gz']]) {
+    it(`harvest ${args[0]} says the catalogue is damaged and names it`, async () => {
+      const [command, ...rest] = args;
+      const out = rest.map((a) => (a === 'x.warc.gz' ? path.join(work, a) : a));
+      const r = await runHarvest([command!, archiveDir, ...out]);
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr, new RegExp(`^harvest: the catalogue ${catalogue.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(.+\\); the WARC files beside it are not`, 'm'));
+      assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+    });
+  }
+});
