@@ -4,7 +4,7 @@ import { ScheduleSchema, type ScheduleInfo } from './schedule.js';
 import { z } from 'zod';
 import type { CrawlCounts, CrawlStats, ProgressEvent, UrlEvent, UrlRecord } from './crawl.js';
 import { SKIP_REASONS, URL_STATES } from './crawl.js';
-import type { ExtractedTable } from './extracted.js';
+import type { ExtractedTable, FocusReport, NotDuplicateMark } from './extracted.js';
 import { AppSettingsSchema, LiveControlSchema, type AppSettings, type Job, type JobIssue } from './job.js';
 import type { JobReport, UrlDetail } from './urlDetail.js';
 import type { QaReport } from './report.js';
@@ -244,6 +244,14 @@ export const COMMANDS = {
   },
   /** A focused harvest's extracted records (one per page capture), at most `limit`. */
   'archives.extracted': { args: z.object({ id, limit: z.number().int().positive().max(100_000).default(10_000) }).strict() },
+  /** A focused harvest's report (`harvest extract --format report`): per field pages, values and a sample; the near-duplicate groups. */
+  'archives.focusReport': { args: z.object({ id }).strict() },
+  /**
+   * Marks a page flagged as a near-duplicate as none (`notDuplicate: true`, as `harvest extract
+   * --not-duplicate`), or takes the mark back; the next re-crawl judges it accordingly. A URL that is
+   * not a flagged page (or, to unmark, not a marked one) is 'not-found'.
+   */
+  'archives.markNotDuplicate': { args: z.object({ id, url: z.string().min(1).max(8000), notDuplicate: z.boolean() }).strict() },
   /** The captures of one page, for the viewer's timeline. */
   'archives.urlCaptures': { args: z.object({ id, url: z.string().max(8000) }).strict() },
   /** A page as it was in one capture, read from its WARC record. */
@@ -334,6 +342,8 @@ export interface CommandResults {
   'jobs.setSchedule': JobSummary;
   'archives.captures': CaptureSummary[];
   'archives.extracted': ExtractedTable;
+  'archives.focusReport': FocusReport;
+  'archives.markNotDuplicate': NotDuplicateMark;
   'archives.changes': ChangeReport;
   'archives.urlCaptures': UrlCaptureInfo[];
   'archives.captureContent': CaptureContentReply;

@@ -40,13 +40,28 @@ export const FocusReportSchema = z.object({
   nearDuplicates: z.array(
     z.object({
       original: z.string(),
-      copies: z.array(z.object({ url: z.string(), similarity: z.number().min(0).max(1) })).min(1),
+      copies: z
+        .array(
+          z.object({
+            url: z.string(),
+            similarity: z.number().min(0).max(1),
+            /** Marked as no near-duplicate (a false flag): the next re-crawl judges it as an original. */
+            notDuplicate: z.boolean(),
+          }),
+        )
+        .min(1),
     }),
   ),
 });
 
 export type ExtractedRecord = z.infer<typeof ExtractedRecordSchema>;
 export type FocusReport = z.infer<typeof FocusReportSchema>;
+
+/** The answer to marking (or unmarking) a page as no near-duplicate. */
+export interface NotDuplicateMark {
+  url: string;
+  notDuplicate: boolean;
+}
 export type ExtractedTable = z.infer<typeof ExtractedTableSchema>;
 
 /** What spreadsheets take a cell starting with as a formula (`=HYPERLINK(…)`, `@SUM(…)`, DDE via tab or CR). */

@@ -14,7 +14,15 @@ import { suggestMetadata } from '../engine/crawl/metadataSuggestion.js';
 import { readMetadata, writeMetadata } from '../engine/store/metadata.js';
 import { readStats } from '../engine/store/stats.js';
 import { FocusStore } from '../engine/store/focusStore.js';
-import { ExtractedTableSchema, type ExtractedRecord, type ExtractedTable } from '../../shared/extracted.js';
+import {
+  ExtractedTableSchema,
+  FocusReportSchema,
+  type ExtractedRecord,
+  type ExtractedTable,
+  type FocusReport,
+  type NotDuplicateMark,
+} from '../../shared/extracted.js';
+import { focusReport } from '../engine/store/focusReport.js';
 import { thumbnailPathFor } from '../engine/store/thumbnails.js';
 import { CdxQueryError, cdxLines, MATCH_TYPES, type CdxLine } from '../engine/cdx/cdxQuery.js';
 
@@ -43,6 +51,9 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('getMetadata') }),
   z.object({ kind: z.literal('captures') }),
   z.object({ kind: z.literal('extracted'), limit: z.number().int().positive() }),
+  z.object({ kind: z.literal('focusReport') }),
+  /** Marks (or unmarks) a page flagged as a near-duplicate as none, for the next re-crawl. */
+  z.object({ kind: z.literal('markNotDuplicate'), url: z.string(), notDuplicate: z.boolean() }),
   z.object({
     kind: z.literal('changes'),
     capture: z.number().int().positive().optional(),
@@ -82,6 +93,9 @@ export interface QueryAnswers {
   suggestMetadata: MetadataSuggestion;
   captures: CaptureSummary[];
   extracted: ExtractedTable;
+  focusReport: FocusReport;
+  /** null when the URL is not a page flagged as a near-duplicate (nor, to unmark, one marked). */
+  markNotDuplicate: NotDuplicateMark | null;
   changes: ChangeReport;
   /** Every capture of one URL with where its payload is, oldest first. */
   urlCaptures: UrlCapture[];
@@ -97,7 +111,7 @@ export type QueryOf<K extends ArchiveQuery['kind']> = Extract<ArchiveQuery, { ki
 
 /** Which queries change the archive, so the host opens it writable for them. */
 export function queryWrites(q: ArchiveQuery): boolean {
-  return q.kind === 'setMetadata';
+  return q.kind === 'setMetadata' || q.kind === 'markNotDuplicate';
 }
 
 export function answerQuery<K extends ArchiveQuery['kind']>(archive: Archive, q: QueryOf<K>): QueryAnswers[K];
@@ -135,6 +149,18 @@ export function answerQuery(archive: Archive, q: ArchiveQuery): QueryAnswers[Arc
       return c.listCaptures();
     case 'extracted':
       return extractedTable(archive, q.limit);
+    case 'focusReport': {
+      const store = new FocusStore(archive.catalogue);
+      return focusReport(store, store.columns(Object.keys(archive.job.template?.extract ?? {})));
+    }
+    case 'markNotDuplicate': {
+      const row = c.lookup(q.url);
+      if (row === undefined) return null;
+      const store = new FocusStore(archive.catalogue);
+      // Marking needs a flagged page; unmarking a page not marked changes nothing and is refused alike.
+      const done = q.notDuplicate ? store.markDistinct(row.id) : store.unmarkDistinct(row.id);
+      return done ? { url: q.url, notDuplicate: q.notDuplicate } : null;
+    }
     case 'changes':
       return c.changes(q);
     case 'urlCaptures':
@@ -304,6 +330,8 @@ export const QUERY_ANSWER_SCHEMAS: { [K in ArchiveQuery['kind']]: z.ZodType<Quer
   report: reportSchema,
   captures: z.array(captureSummarySchema),
   extracted: ExtractedTableSchema,
+  focusReport: FocusReportSchema,
+  markNotDuplicate: z.object({ url: z.string(), notDuplicate: z.boolean() }).nullable(),
   changes: changeReportSchema,
   urlCaptures: z.array(urlCaptureSchema),
   cdx: z.union([

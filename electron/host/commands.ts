@@ -106,6 +106,12 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'jobs.setSchedule': (a) => jobs.setSchedule(a.id, a.schedule),
     'archives.captures': (a) => jobs.query(a.id, { kind: 'captures' }),
     'archives.extracted': (a) => jobs.query(a.id, { kind: 'extracted', limit: a.limit }),
+    'archives.focusReport': (a) => jobs.query(a.id, { kind: 'focusReport' }),
+    'archives.markNotDuplicate': async (a) => {
+      const done = await jobs.query(a.id, { kind: 'markNotDuplicate', url: a.url, notDuplicate: a.notDuplicate });
+      if (done === null) throw new HostError('not-found', a.notDuplicate ? `${a.url} is not a page flagged as a near-duplicate in this archive` : `${a.url} is not marked as no near-duplicate`);
+      return done;
+    },
     'archives.changes': (a) => jobs.query(a.id, { kind: 'changes', capture: a.capture, since: a.since, offset: a.offset, limit: a.limit }),
     'archives.urlCaptures': async (a) =>
       (await jobs.query(a.id, { kind: 'urlCaptures', url: a.url })).map((c) => ({

@@ -2,10 +2,11 @@ import './helpers/dom.js';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { ExtractedTable } from '../../shared/extracted.js';
+import type { ExtractedTable, FocusReport } from '../../shared/extracted.js';
 import { parseTemplate, type Template } from '../../shared/template.js';
 import { setApi } from '../../renderer/api/index.js';
 import { csvOf, ExtractedRecords, sorted } from '../../renderer/features/ExtractedRecords/ExtractedRecords.js';
+import { FocusReportView } from '../../renderer/features/FocusReport/index.js';
 import { JobForm } from '../../renderer/features/JobForm/index.js';
 import { EMPTY_TEMPLATE_DRAFT, templateDraftOf, templateFromDraft } from '../../renderer/lib/templateDraft.js';
 import { useApp } from '../../renderer/stores/app.js';
@@ -142,5 +143,90 @@ describe('extracted records', () => {
         'http://b.test/contact,2026-11-25T10:00:00.000Z,,010-6512 3456,0.95,,\r\n' +
         "http://a.test/contact,2026-11-25T10:00:01.000Z,http://b.test/contact,'+44 1632 960001,0.8,a@a.test,0.95\r\n", // kept as text, not a formula
     );
+  });
+});
+
+const REPORT: FocusReport = {
+  fields: [
+    { field: 'phone', pages: 2, values: 3, sample: [{ url: 'http://b.test/contact', value: '010-6512 3456' }, { url: 'http://a.test/contact', value: '+44 1632 960001' }, { url: 'http://a.test/contact', value: '+44 1632 960002' }] },
+    { field: 'fax', pages: 0, values: 0, sample: [] },
+  ],
+  nearDuplicates: [
+    {
+      original: 'http://b.test/news/1',
+      copies: [
+        { url: 'http://b.test/news/1/print', similarity: 0.953125, notDuplicate: false },
+        { url: 'http://c.test/repost', similarity: 1, notDuplicate: true },
+      ],
+    },
+  ],
+};
+
+describe('focus report', () => {
+  afterEach(cleanup);
+
+  it('shows per field the pages, values and a sample, the near-duplicate groups, and marks a copy not a duplicate and back', async () => {
+    const api = fakeApi({
+      'archives.focusReport': () => ok(REPORT),
+      'archives.markNotDuplicate': (a) => ok({ url: a.url, notDuplicate: a.notDuplicate }),
+    });
+    setApi(api);
+    await act(async () => {
+      render(<FocusReportView id="j1" version="finished" />);
+    });
+    assert.deepEqual(api.callsTo('archives.focusReport'), [{ id: 'j1' }]);
+    const fields = screen.getAllByTestId('focus-field');
+    assert.deepEqual(fields.map((f) => [f.querySelector('th')!.textContent, ...[...f.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent)]), [
+      ['phone', '2', '3'],
+      ['fax', '0', '0'],
+    ]);
+    assert.deepEqual(
+      [...screen.getByTestId('focus-field-sample').querySelectorAll('.focus-value')].map((v) => v.textContent),
+      ['010-6512 3456', '+44 1632 960001', '+44 1632 960002'],
+    );
+    assert.match(fields[1]!.textContent!, /none found/);
+
+    assert.deepEqual(screen.getAllByTestId('focus-dup-original').map((e) => e.textContent), ['http://b.test/news/1']);
+    const rows = () => screen.getAllByTestId('focus-dup-copy').map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+    assert.deepEqual(rows(), [
+      ['http://b.test/news/1/print', '95.3%', 'Not a duplicate'],
+      ['http://c.test/repost', '100%', 'Not a duplicate Undo'],
+    ]);
+    assert.equal(screen.getByTestId('focus-dups-count').textContent!.startsWith('2 pages flagged as copies of 1 original.'), true);
+
+    // The print version is marked by its labelled button; the same button then undoes it.
+    const print = screen.getByRole('button', { name: 'Not a duplicate: http://b.test/news/1/print' });
+    await act(async () => {
+      fireEvent.click(print);
+    });
+    assert.deepEqual(api.callsTo('archives.markNotDuplicate'), [{ id: 'j1', url: 'http://b.test/news/1/print', notDuplicate: true }]);
+    assert.equal(print.textContent, 'Undo');
+    assert.equal(print.getAttribute('aria-label'), 'Undo: flag http://b.test/news/1/print as a near-duplicate again');
+    assert.match(screen.getByTestId('focus-dups-said').textContent!, /the next re-crawl judges it as an original/);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Undo: flag http://c.test/repost as a near-duplicate again' }));
+    });
+    assert.deepEqual(api.callsTo('archives.markNotDuplicate')[1], { id: 'j1', url: 'http://c.test/repost', notDuplicate: false });
+    assert.deepEqual(rows(), [
+      ['http://b.test/news/1/print', '95.3%', 'Not a duplicate Undo'],
+      ['http://c.test/repost', '100%', 'Not a duplicate'],
+    ]);
+  });
+
+  it('keeps the flag as it was when the host refuses the mark', async () => {
+    const api = fakeApi({
+      'archives.focusReport': () => ok(REPORT),
+      'archives.markNotDuplicate': () => ({ ok: false, error: { code: 'not-found', message: 'not a page flagged as a near-duplicate' } }),
+    });
+    setApi(api);
+    await act(async () => {
+      render(<FocusReportView id="j1" version="finished" />);
+    });
+    const print = screen.getByRole('button', { name: 'Not a duplicate: http://b.test/news/1/print' });
+    await act(async () => {
+      fireEvent.click(print);
+    });
+    assert.equal(print.textContent, 'Not a duplicate');
+    assert.equal(print.getAttribute('aria-disabled'), null);
   });
 });

@@ -94,6 +94,12 @@ export class FocusStore {
     return true;
   }
 
+  /** Takes back markDistinct: the next run judges the page as before; false if it was not marked. */
+  unmarkDistinct(urlId: number): boolean {
+    if (!this.present) return false;
+    return this.stmt('DELETE FROM focus_distinct WHERE url_id = ?').run(urlId).changes > 0;
+  }
+
   /** The pages marked as no near-duplicate. */
   distinct(): number[] {
     if (!this.present) return [];
@@ -155,17 +161,19 @@ export class FocusStore {
     })();
   }
 
-  /** Each near-duplicate with its original and their similarity, by original, then copy. */
-  *nearDuplicatePairs(): Generator<{ original: string; url: string; similarity: number }> {
+  /** Each near-duplicate with its original, their similarity and whether a person marked the flag false, by original, then copy. */
+  *nearDuplicatePairs(): Generator<{ original: string; url: string; similarity: number; notDuplicate: boolean }> {
     if (!this.present) return;
+    const distinct = new Set(this.distinct());
     const rows = this.db
       .prepare(
-        `SELECT o.url AS original, u.url, f.simhash, f.digest, of.simhash AS originalHash, of.digest AS originalDigest
+        `SELECT o.url AS original, u.url, f.url_id AS urlId, f.simhash, f.digest, of.simhash AS originalHash, of.digest AS originalDigest
          FROM focus_pages f JOIN urls u ON u.id = f.url_id JOIN urls o ON o.id = f.duplicate_of JOIN focus_pages of ON of.url_id = f.duplicate_of
          WHERE f.topic_state = 'near-duplicate' ORDER BY f.duplicate_of, f.url_id`,
       )
-      .iterate() as Iterable<{ original: string; url: string; simhash: string; digest: string; originalHash: string; originalDigest: string }>;
-    for (const r of rows) yield { original: r.original, url: r.url, similarity: similarityOf(r.simhash, r.digest, r.originalHash, r.originalDigest) };
+      .iterate() as Iterable<{ original: string; url: string; urlId: number; simhash: string; digest: string; originalHash: string; originalDigest: string }>;
+    for (const r of rows)
+      yield { original: r.original, url: r.url, similarity: similarityOf(r.simhash, r.digest, r.originalHash, r.originalDigest), notDuplicate: distinct.has(r.urlId) };
   }
 
   /** Extracted values in page order, then capture, then field. */

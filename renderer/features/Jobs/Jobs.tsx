@@ -14,6 +14,7 @@ import { Progress } from '../Progress/index.js';
 import { CancelRun, RunControls } from '../RunControls/index.js';
 import { Schedule } from '../Schedule/index.js';
 import { ExtractedRecords } from '../ExtractedRecords/index.js';
+import { FocusReportView } from '../FocusReport/index.js';
 import { Summary } from '../Summary/index.js';
 import { UrlLog } from '../UrlLog/index.js';
 
@@ -194,6 +195,7 @@ function JobDetail({ id }: { id: string }) {
       <Progress id={id} />
       <Summary id={id} />
       {job.status !== 'new' && job.job.template !== null && Object.keys(job.job.template.extract).length > 0 && <ExtractedRecords id={id} version={job.status} />}
+      {job.status !== 'new' && job.job.template !== null && <FocusReportView id={id} version={job.status} />}
       <UrlLog id={id} />
       {confirmDelete && (
         <Confirm

@@ -139,11 +139,17 @@ describe('focus policy', () => {
         },
         { field: 'email', pages: 0, values: 0, sample: [] },
       ],
-      nearDuplicates: [{ original: a!.url, copies: [{ url: b!.url, similarity: 1 }] }],
+      nearDuplicates: [{ original: a!.url, copies: [{ url: b!.url, similarity: 1, notDuplicate: false }] }],
     });
     // A false flag marked as such: the next run judges the page as an original, and only that page.
     const store = new FocusStore(catalogue);
     assert.equal(store.markDistinct(a!.id), false, 'an original has no flag to mark');
+    assert.equal(store.markDistinct(b!.id), true);
+    assert.deepEqual(focusReport(store, ['phone']).nearDuplicates, [{ original: a!.url, copies: [{ url: b!.url, similarity: 1, notDuplicate: true }] }]);
+    // Taken back and marked again (the app's undo).
+    assert.equal(store.unmarkDistinct(b!.id), true);
+    assert.equal(store.unmarkDistinct(b!.id), false, 'no mark left to take back');
+    assert.deepEqual(store.distinct(), []);
     assert.equal(store.markDistinct(b!.id), true);
     const next = new FocusPolicy(parseTemplate({ topic: { keywords: ['flood'] }, extract: { phone: { keywords: ['phone'] } } }), new FocusStore(catalogue));
     const again = analysis({ relevance: 0.9, digest: 'same' });

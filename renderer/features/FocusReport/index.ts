@@ -1,0 +1,1 @@
+export { FocusReportView } from './FocusReportView.js';
