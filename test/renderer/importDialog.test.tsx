@@ -73,6 +73,7 @@ describe('Import… in the Library', () => {
     await act(async () => fireEvent.click(start));
     assert.deepEqual(api.callsTo('archives.import'), [{ paths: ['/in/a.warc.gz', '/in/more'], outDir: '/archives/room', name: 'Reading room' }]);
     assert.equal((screen.getByLabelText('Name') as HTMLInputElement).closest('fieldset')?.disabled, true, 'the choices are fixed while it runs');
+    assert.equal(document.activeElement, screen.getByTestId('import-close'), 'the focus stays in the dialog');
 
     act(() => dispatchHostEvent({ type: 'import', import: running({ done: 512, records: 7, damaged: 1 }) }));
     const bar = screen.getByRole('progressbar', { name: 'Import progress' });

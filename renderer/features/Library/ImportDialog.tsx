@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { ImportStatus } from '../../../shared/contract.js';
 import { useDialog } from '../../lib/dialog.js';
 import { formatBytes, formatCount, plural } from '../../lib/format.js';
@@ -28,6 +28,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
   const status = useImports(selectImport(importId));
   const running = status?.state === 'running';
   const dialog = useDialog<HTMLDivElement>(onClose);
+  const closeButton = useRef<HTMLButtonElement>(null);
 
   const add = (more: string[]): void => setPaths((text) => [...pathsOf(text), ...more].join('\n'));
   const chooseFiles = async (): Promise<void> => {
@@ -48,7 +49,10 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
     const list = pathsOf(paths);
     if (list.length === 0) return;
     const started = await useImports.getState().start({ paths: list, ...(outDir.trim() ? { outDir: outDir.trim() } : {}), ...(name.trim() ? { name: name.trim() } : {}) });
-    if (started) setImportId(started.importId);
+    if (!started) return;
+    setImportId(started.importId);
+    // The Import button goes; the keyboard's place stays in the dialog, on what can be done next.
+    closeButton.current?.focus();
   };
 
   const openArchive = (jobId: string): void => {
@@ -111,7 +115,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           </fieldset>
           {status && <ImportProgress status={status} />}
           <div className="modal-actions">
-            <button type="button" onClick={onClose} data-testid="import-close">
+            <button type="button" ref={closeButton} onClick={onClose} data-testid="import-close">
               {running ? 'Close (the import goes on)' : 'Close'}
             </button>
             {!status && (
