@@ -5,6 +5,7 @@ import { useArchives } from './stores/archives.js';
 import { useClusters } from './stores/clusters.js';
 import { commandValue } from './stores/command.js';
 import { useExports } from './stores/exports.js';
+import { useImports } from './stores/imports.js';
 import { useJobs } from './stores/jobs.js';
 import { useProgress } from './stores/progress.js';
 import { useUrls } from './stores/urls.js';
@@ -34,6 +35,9 @@ export function dispatchHostEvent(e: HostEvent): void {
       break;
     case 'export':
       useExports.getState().apply(e.export);
+      break;
+    case 'import':
+      useImports.getState().apply(e.import);
       break;
     case 'cluster':
       useClusters.getState().upsert(e.cluster);

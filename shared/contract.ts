@@ -293,6 +293,23 @@ export const COMMANDS = {
   'qa.results': { args: z.object({ id, ...pageArgs }).strict() },
   /** One analysed page: its figures, both first-screenful captures and both visible texts. */
   'qa.page': { args: z.object({ id, url: z.string().min(1).max(8000) }).strict() },
+  /**
+   * Imports WARC and WACZ files (or folders of them) into a new archive folder, as `harvest import`,
+   * and adds it to the library. Refused at once when an input is missing or holds nothing to import,
+   * or the folder is in use; progress and the outcome arrive as 'import' events. Without outDir the
+   * archive goes in the data folder's archives, named after the import.
+   */
+  'archives.import': {
+    args: z
+      .object({
+        paths: z.array(z.string().min(1).max(4000)).min(1).max(1000),
+        outDir: z.string().min(1).max(4000).optional(),
+        name: z.string().min(1).max(200).optional(),
+      })
+      .strict(),
+  },
+  /** WARC and WACZ files to import: the native open dialog, or null (cancelled, or the web host). */
+  'dialog.chooseImportFiles': { args: z.object({}).strict() },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -359,6 +376,33 @@ export interface CommandResults {
   'qa.results': QaResultsPage;
   /** null when the page has no result in the newest capture. */
   'qa.page': QaPageDetail | null;
+  'archives.import': ImportStatus;
+  /** null when cancelled, or on the web host, which has no native dialog. */
+  'dialog.chooseImportFiles': { paths: string[] | null };
+}
+
+/** One import's life (`archives.import`), pushed as 'import' events while it runs. */
+export interface ImportStatus {
+  importId: string;
+  /** The files and folders given, as given. */
+  paths: string[];
+  /** The new archive folder (absolute). */
+  outDir: string;
+  state: 'running' | 'done' | 'failed';
+  progress: {
+    /** 'reading': records from the inputs (bytes of them); 'rewriting': the offline copy's links (URLs checked). */
+    phase: 'starting' | 'reading' | 'rewriting';
+    done: number;
+    total: number;
+    records: number;
+    /** Records that could not be read and were skipped. */
+    damaged: number;
+  };
+  /** When done: the library's new job for the archive, and what was imported. */
+  jobId: string | null;
+  result: { files: number; records: number; captures: number; documents: number; skipped: number } | null;
+  /** When failed: why, naming the file or folder at fault where there is one. */
+  error: string | null;
 }
 
 /** One capture of a page: its source (HTML and CSS) and visible text (HTML), both null for other types. */
@@ -411,7 +455,8 @@ export type HostEvent =
   | { type: 'export'; export: ExportStatus }
   | { type: 'cluster'; cluster: ClusterView }
   | { type: 'cluster-detached'; id: string }
-  | { type: 'qa'; qa: QaRunStatus };
+  | { type: 'qa'; qa: QaRunStatus }
+  | { type: 'import'; import: ImportStatus };
 
 /** The typed API the renderer calls; the preload and the web transport both implement it. */
 export type HarvestApi = {

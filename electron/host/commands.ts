@@ -15,6 +15,7 @@ import { archiveReport, searchArchives } from './archiveText.js';
 import type { ClusterWatch } from './clusterWatch.js';
 import type { ExportManager } from './exportManager.js';
 import { HostError } from './hostError.js';
+import type { ImportManager } from './importManager.js';
 import type { JobService } from './jobService.js';
 import type { QaManager } from './qaManager.js';
 
@@ -24,6 +25,8 @@ export interface HostShell {
   viewerBase: string;
   chooseFolder(title: string | undefined): Promise<string | null>;
   chooseExportPath(suggested: { archiveDir: string; format: ExportFormat }): Promise<string | null>;
+  /** WARC and WACZ files to import; null when cancelled. */
+  chooseImportFiles(): Promise<string[] | null>;
   /** Shows the folder in the file manager (no-op on the web host). */
   revealFolder(dir: string): Promise<void>;
   /** Opens a file with the system's default application (no-op on the web host). */
@@ -39,6 +42,7 @@ export interface HostShell {
 export const WEB_SHELL_ACTIONS: Omit<HostShell, 'host' | 'viewerBase'> = {
   chooseFolder: async () => null,
   chooseExportPath: async () => null,
+  chooseImportFiles: async () => null,
   revealFolder: async () => {},
   openFile: async () => {},
   frameLocation: () => null,
@@ -52,7 +56,7 @@ type Handlers = { [C in CommandName]: (args: ParsedArgs<C>) => Promise<CommandRe
 export type CommandHandler = (name: string, rawArgs: unknown) => Promise<Reply<unknown>>;
 
 /** The one entry point of every command, whichever host carries it: validates, runs, and answers a Reply. */
-export function createCommandHandler(jobs: JobService, exports: ExportManager, clusters: ClusterWatch, shell: HostShell, qa: QaManager): CommandHandler {
+export function createCommandHandler(jobs: JobService, exports: ExportManager, clusters: ClusterWatch, shell: HostShell, qa: QaManager, imports: ImportManager): CommandHandler {
   const defaults = (() => {
     const { seeds: _seeds, ...rest } = parseJob({ seeds: ['https://example.org/'] });
     return rest;
@@ -139,6 +143,8 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'qa.status': (a) => qa.status(a.id),
     'qa.results': (a) => qa.results(a.id, a.offset, a.limit),
     'qa.page': (a) => qa.page(a.id, a.url),
+    'archives.import': (a) => imports.start(a),
+    'dialog.chooseImportFiles': async () => ({ paths: await shell.chooseImportFiles() }),
   };
 
   return async (name, rawArgs) => {

@@ -4,6 +4,7 @@ import { createCommandHandler, type CommandHandler, type HostShell } from './com
 import { DataDir } from './dataDir.js';
 import { ExportLog } from './exportLog.js';
 import { ExportManager, type ExporterMap } from './exportManager.js';
+import { ImportManager } from './importManager.js';
 import { JobService } from './jobService.js';
 import { QaManager } from './qaManager.js';
 import { Scheduler, systemClock, systemTimers, type Clock, type Timers } from './scheduler.js';
@@ -17,6 +18,8 @@ export interface EngineHost {
   clusters: ClusterWatch;
   /** Page analyses started from the app. */
   qa: QaManager;
+  /** Imports started from the app. */
+  imports: ImportManager;
   /** Pauses and checkpoints every running crawl, then releases the data folder (and lets go of attached clusters). */
   shutdown(): Promise<void>;
 }
@@ -55,17 +58,20 @@ export function startEngineHost(opts: EngineHostOptions): EngineHost {
   void exports.sweepOrphans();
   const clusters = new ClusterWatch((e) => jobs.publish(e), opts.clusterPollMs);
   const qa = new QaManager(jobs, (e) => jobs.publish(e));
+  const imports = new ImportManager(jobs, (e) => jobs.publish(e));
   return {
-    handle: createCommandHandler(jobs, exports, clusters, opts.shell, qa),
+    handle: createCommandHandler(jobs, exports, clusters, opts.shell, qa, imports),
     onEvent: (l) => jobs.onEvent(l),
     jobs,
     exports,
     scheduler,
     clusters,
     qa,
+    imports,
     shutdown: async () => {
       scheduler.stop();
       await qa.shutdown();
+      await imports.shutdown();
       await clusters.shutdown();
       await jobs.shutdown();
     },

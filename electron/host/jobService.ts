@@ -81,6 +81,18 @@ export class JobService implements ScheduleTarget {
     return this.opts.dataDir.dir;
   }
 
+  /** Where new archives go when no folder is given. */
+  get archivesDir(): string {
+    return this.opts.dataDir.archivesDir;
+  }
+
+  /** The library's job for an archive folder, if it has one. */
+  byArchiveDir(dir: string): JobSummary | null {
+    const abs = path.resolve(dir);
+    const r = [...this.records.values()].find((x) => x.archiveDir === abs);
+    return r ? this.summary(r) : null;
+  }
+
   onEvent(listener: (e: HostEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

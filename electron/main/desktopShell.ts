@@ -28,6 +28,19 @@ export function desktopShell(win: () => BrowserWindow | null, frameLocation: (jo
       const r = w ? await dialog.showSaveDialog(w, opts) : await dialog.showSaveDialog(opts);
       return r.canceled ? null : (r.filePath ?? null);
     },
+    async chooseImportFiles() {
+      const w = win();
+      const opts = {
+        title: 'Import WARC or WACZ files',
+        properties: ['openFile', 'multiSelections'] as ('openFile' | 'multiSelections')[],
+        filters: [
+          { name: 'Web archives', extensions: ['warc', 'gz', 'wacz'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const r = w ? await dialog.showOpenDialog(w, opts) : await dialog.showOpenDialog(opts);
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths;
+    },
     async revealFolder(dir) {
       shell.showItemInFolder(dir);
     },

@@ -6,6 +6,7 @@ import { useArchives } from '../../../renderer/stores/archives.js';
 import { useCaptures } from '../../../renderer/stores/captures.js';
 import { useClusters } from '../../../renderer/stores/clusters.js';
 import { useExports } from '../../../renderer/stores/exports.js';
+import { useImports } from '../../../renderer/stores/imports.js';
 import { useJobs } from '../../../renderer/stores/jobs.js';
 import { useNav } from '../../../renderer/stores/nav.js';
 import { useProgress } from '../../../renderer/stores/progress.js';
@@ -45,7 +46,7 @@ export function progressEvent(over: Partial<ProgressEvent> = {}): ProgressEvent 
   return { type: 'progress', counts: counts(), urlsPerSec: 0, kbPerSec: 0, elapsedMs: 0, current: [], ...over };
 }
 
-const initial = [useApp, useArchives, useCaptures, useClusters, useExports, useJobs, useNav, useProgress, useToasts, useUrls].map((store) => [store, store.getState()] as const);
+const initial = [useApp, useArchives, useCaptures, useClusters, useExports, useImports, useJobs, useNav, useProgress, useToasts, useUrls].map((store) => [store, store.getState()] as const);
 
 /** Puts every store back as it was when the app loaded. */
 export function resetStores(): void {
