@@ -39,7 +39,8 @@ export async function checkRecordsAgainstIndex(
           const at = m.offset - start;
           const key = recordKey(file, at);
           const line = lines.get(key);
-          const uri = head.get('warc-target-uri') ?? '';
+          // WARC 1.0 writers (wget among them) put the URI in angle brackets; readers take it without.
+          const uri = (head.get('warc-target-uri') ?? '').replace(/^<(.*)>$/, '$1');
           if (line === undefined) {
             if (counts.unindexed++ < MAX_PER_KIND) {
               problems.push({ kind: 'invalid', path: name, detail: `the ${head.get('warc-type')} record of ${uri} at offset ${at} has no index line` });
