@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { CaptureSummary } from '../../shared/captures.js';
 import { runHarvest } from '../helpers/harvestCli.js';
@@ -43,6 +44,8 @@ describe('the main page of a WACZ of two captures', () => {
     const archive = path.join(work, 'archive');
     const crawl = await runHarvest(['crawl', `${origin}/`, `${origin}/b`, '--out', archive, '--quiet', '--delay-ms', '0']);
     assert.equal(crawl.status, 0, crawl.stderr);
+    // A WACZ dates pages to the second (as its index does): two captures in one second could not be told apart.
+    await sleep(1_100);
     const recrawl = await runHarvest(['recrawl', archive, '--quiet']);
     assert.equal(recrawl.status, 0, recrawl.stderr);
     const captures = JSON.parse((await runHarvest(['captures', archive, '--json'])).stdout) as CaptureSummary[];
@@ -57,7 +60,9 @@ describe('the main page of a WACZ of two captures', () => {
     const [, ...lines] = readFileSync(path.join(dir, 'pages', 'pages.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
     const home = lines.map((l) => JSON.parse(l) as PageLine).filter((p) => p.url === `${origin}/`);
     assert.equal(home.length, 2, 'the first seed is listed once per capture');
-    const inSecond = home.filter((p) => p.ts >= c2.startedAt && p.ts <= c2.finishedAt!);
+    // Page times are whole seconds (the record's WARC-Date), so capture 2 starts at its second.
+    const from = Math.floor(Date.parse(c2.startedAt) / 1000) * 1000;
+    const inSecond = home.filter((p) => Date.parse(p.ts) >= from && Date.parse(p.ts) <= Date.parse(c2.finishedAt!));
     assert.equal(inSecond.length, 1, `the first seed's second capture among ${JSON.stringify(home)} (capture 2 from ${c2.startedAt})`);
 
     const pkg = JSON.parse(readFileSync(path.join(dir, 'datapackage.json'), 'utf8')) as { mainPageUrl?: string; mainPageDate?: string };
