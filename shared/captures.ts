@@ -4,9 +4,10 @@ import type { CrawlState } from './crawl.js';
  * What became of a URL in one capture, against its previous capture: new (not there before),
  * changed (its visible text changed), markup-only (its payload changed, its visible text did not),
  * unchanged (the same payload digest), not-modified (the server answered 304), removed (404/410 now,
- * or no longer reached from the seeds), failed (no usable answer, or an error status).
+ * or no longer reached from the seeds), http-error (an error status, 4xx or 5xx, as `harvest stats`
+ * and the app count HTTP errors), failed (no usable answer: a network error, too large, not saved).
  */
-export const CAPTURE_OUTCOMES = ['new', 'changed', 'markup-only', 'unchanged', 'not-modified', 'removed', 'failed'] as const;
+export const CAPTURE_OUTCOMES = ['new', 'changed', 'markup-only', 'unchanged', 'not-modified', 'removed', 'http-error', 'failed'] as const;
 export type CaptureOutcome = (typeof CAPTURE_OUTCOMES)[number];
 
 /** Outcomes by the names `harvest changes --json` and the UI use. */
@@ -17,6 +18,7 @@ export interface OutcomeCounts {
   unchanged: number;
   notModified: number;
   removed: number;
+  httpErrors: number;
   failed: number;
 }
 
@@ -27,6 +29,7 @@ export const OUTCOME_KEYS: Record<CaptureOutcome, keyof OutcomeCounts> = {
   unchanged: 'unchanged',
   'not-modified': 'notModified',
   removed: 'removed',
+  'http-error': 'httpErrors',
   failed: 'failed',
 };
 
@@ -66,5 +69,5 @@ export interface UrlCaptureInfo {
 }
 
 export function emptyOutcomeCounts(): OutcomeCounts {
-  return { new: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, failed: 0 };
+  return { new: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, httpErrors: 0, failed: 0 };
 }

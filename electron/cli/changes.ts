@@ -1,4 +1,5 @@
 import type { ChangeReport } from '../../shared/captures.js';
+import { formatBytes, plural } from '../../shared/format.js';
 import { Archive } from '../engine/store/archive.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
@@ -22,7 +23,7 @@ export async function runCaptureCommand(command: 'changes' | 'captures', args: s
         const n = k.counts;
         print(
           `capture ${k.id}\t${k.state}\t${k.startedAt}\t${n.new} new, ${n.changed} changed, ${n.markupOnly} markup-only, ` +
-            `${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${n.failed} failed, ${k.bytesAdded} bytes added`,
+            `${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${plural(n.httpErrors, 'HTTP error')}, ${n.failed} failed, ${formatBytes(k.bytesAdded)} added`,
         );
       }
       return 0;
@@ -68,7 +69,7 @@ export function describe(r: ChangeReport): string {
   const n = r.counts;
   const lines = [
     `capture ${r.capture}${r.previous === null ? ' (the first)' : ` since capture ${r.previous}`}: ${n.new} new, ${n.changed} changed, ` +
-      `${n.markupOnly} markup-only, ${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${n.failed} failed`,
+      `${n.markupOnly} markup-only, ${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${plural(n.httpErrors, 'HTTP error')}, ${n.failed} failed`,
   ];
   for (const [label, urls, total] of [['new', r.new, n.new], ['changed', r.changed, n.changed], ['markup only', r.markupOnly, n.markupOnly], ['removed', r.removed, n.removed]] as const) {
     if (urls.length === 0) continue;

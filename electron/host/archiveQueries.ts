@@ -250,6 +250,7 @@ const outcomeCountsSchema = z.object({
   unchanged: z.number(),
   notModified: z.number(),
   removed: z.number(),
+  httpErrors: z.number(),
   failed: z.number(),
 });
 

@@ -24,7 +24,7 @@ const archive: ArchiveSummary = {
   bytesOnDisk: 2048,
 };
 
-const counts = (over: Partial<OutcomeCounts>): OutcomeCounts => ({ new: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, failed: 0, ...over });
+const counts = (over: Partial<OutcomeCounts>): OutcomeCounts => ({ new: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, httpErrors: 0, failed: 0, ...over });
 const captures: CaptureSummary[] = [
   { id: 1, startedAt: '2026-01-01T03:00:00.000Z', finishedAt: '2026-01-01T03:10:00.000Z', state: 'finished', durationMs: 600_000, counts: counts({ new: 1500 }), bytesAdded: 25_000_000 },
   { id: 2, startedAt: '2026-02-01T03:00:00.000Z', finishedAt: '2026-02-01T03:05:00.000Z', state: 'finished', durationMs: 300_000, counts: counts({ new: 3, changed: 120, markupOnly: 7, notModified: 1300, removed: 5 }), bytesAdded: 1_536_000 },

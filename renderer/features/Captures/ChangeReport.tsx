@@ -21,6 +21,7 @@ const COUNTS: { key: keyof OutcomeCounts; label: string; hint: string }[] = [
   { key: 'unchanged', label: 'Unchanged', hint: 'the same payload' },
   { key: 'notModified', label: 'Not modified', hint: 'the server answered 304' },
   { key: 'removed', label: 'Removed', hint: 'gone (404/410) or no longer reached; the earlier copy stays' },
+  { key: 'httpErrors', label: 'HTTP errors', hint: 'the server answered with an error status (4xx or 5xx)' },
   { key: 'failed', label: 'Failed', hint: 'no usable answer this time' },
 ];
 

@@ -11,6 +11,7 @@ export const OUTCOME_MARKS: Record<CaptureOutcome, string> = {
   unchanged: 'unchanged',
   'not-modified': 'unchanged (304)',
   removed: 'removed',
+  'http-error': 'HTTP error',
   failed: 'failed',
 };
 
