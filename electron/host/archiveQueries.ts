@@ -245,6 +245,7 @@ const paged = <T extends z.ZodType>(row: T) => z.object({ total: z.number(), row
 
 const outcomeCountsSchema = z.object({
   new: z.number(),
+  restored: z.number(),
   changed: z.number(),
   markupOnly: z.number(),
   unchanged: z.number(),
@@ -269,6 +270,7 @@ const changeReportSchema = z.object({
   previous: z.number().nullable(),
   counts: outcomeCountsSchema,
   new: z.array(z.string()),
+  restored: z.array(z.string()),
   changed: z.array(z.string()),
   markupOnly: z.array(z.string()),
   removed: z.array(z.string()),

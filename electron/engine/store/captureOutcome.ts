@@ -40,7 +40,8 @@ export function compareCapture(prev: CaptureFacts | undefined, now: Answer): Cap
   if (status >= 400) {
     return had && GONE.has(status) ? 'removed' : 'http-error';
   }
-  if (!had) return 'new';
+  // Back after a capture that recorded it removed: the archive had it, so it is no new page.
+  if (!had) return prev?.outcome === 'removed' ? 'restored' : 'new';
   // A page that now redirects (or no longer does) changed, whatever its body says.
   if (isRedirect(prev!.httpStatus) !== isRedirect(status)) return 'changed';
   if (samePayload) return now.notModified ? 'not-modified' : 'unchanged';

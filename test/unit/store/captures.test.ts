@@ -26,7 +26,7 @@ describe('capture outcomes', () => {
     assert.equal(compareCapture(page('x', null, 404), answer('x', null, 404)), 'http-error', 'a broken link that stays broken is an HTTP error, as stats count it');
     assert.equal(compareCapture(undefined, answer('x', null, 404)), 'http-error');
     assert.equal(compareCapture(page('x', null, 404), answer('a', 't')), 'new', 'an error before, content now');
-    assert.equal(compareCapture({ ...page('a', 't'), outcome: 'removed' }, answer('a', 't')), 'new', 'back after being removed');
+    assert.equal(compareCapture({ ...page('a', 't'), outcome: 'removed' }, answer('a', 't')), 'restored', 'back after being removed');
     assert.equal(compareCapture(page('a', null, 200), answer('a', null, 301)), 'changed', 'now a redirect');
   });
 });
