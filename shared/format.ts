@@ -149,3 +149,23 @@ export function countsSentence(c: CrawlCounts): string {
 export function focusSentence(c: FocusCounts): string {
   return `focused: ${c.relevantPages} relevant, ${c.offTopicPages} off-topic, ${c.nearDuplicates} near-duplicates, harvest rate ${c.harvestRate === null ? '-' : `${(c.harvestRate * 100).toFixed(1)}%`}`;
 }
+
+/** The job's limits by the names the job form gives them, in its order. */
+const LIMIT_LABELS: readonly (readonly [string, string, (v: number) => string])[] = [
+  ['maxDepth', 'Max depth', formatCount],
+  ['maxPages', 'Max pages', formatCount],
+  ['maxBytes', 'Max size', formatBytes],
+  ['maxDurationMs', 'Max duration', formatDuration],
+];
+
+/** `Max depth: none, Max pages: 5,000, Max size: 1.0 GB, Max duration: 2 h`. */
+export function formatLimits(limits: Record<string, number | null>): string {
+  const known = LIMIT_LABELS.filter(([key]) => key in limits).map(([key, label, show]) => {
+    const v = limits[key];
+    return `${label}: ${v === null || v === undefined ? 'none' : show(v)}`;
+  });
+  const others = Object.entries(limits)
+    .filter(([key]) => !LIMIT_LABELS.some(([k]) => k === key))
+    .map(([key, v]) => `${key}: ${v === null ? 'none' : formatCount(v)}`);
+  return [...known, ...others].join(', ');
+}

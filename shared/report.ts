@@ -25,6 +25,8 @@ export interface QaReport {
   thumbnails: { url: string; image: string }[];
   checksums: { payloadDigests: number; algorithm: string; warcFiles: { name: string; bytes: number; sha256: string }[] };
   search: { indexed: boolean; urls: number; texts: number };
+  /** The archive's Dublin Core fields that are set, as label and value (`harvest metadata`). */
+  metadata: [string, string][];
   /** The newest capture's page analysis (`harvest qa`), or null when it was not analysed. */
   analysis: QaSummary | null;
 }

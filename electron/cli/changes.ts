@@ -1,4 +1,5 @@
 import type { ChangeReport } from '../../shared/captures.js';
+import { formatBytes, plural } from '../../shared/format.js';
 import { Archive } from '../engine/store/archive.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
@@ -21,8 +22,8 @@ export async function runCaptureCommand(command: 'changes' | 'captures', args: s
       for (const k of captures) {
         const n = k.counts;
         print(
-          `capture ${k.id}\t${k.state}\t${k.startedAt}\t${n.new} new, ${n.changed} changed, ${n.markupOnly} markup-only, ` +
-            `${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${n.failed} failed, ${k.bytesAdded} bytes added`,
+          `capture ${k.id}\t${k.state}\t${k.startedAt}\t${n.new} new, ${n.restored} restored, ${n.changed} changed, ${n.markupOnly} markup-only, ` +
+            `${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${plural(n.httpErrors, 'HTTP error')}, ${n.failed} failed, ${formatBytes(k.bytesAdded)} added`,
         );
       }
       return 0;
@@ -67,10 +68,10 @@ function captureNumber(v: string | undefined, flag: string, known: Set<number>):
 export function describe(r: ChangeReport): string {
   const n = r.counts;
   const lines = [
-    `capture ${r.capture}${r.previous === null ? ' (the first)' : ` since capture ${r.previous}`}: ${n.new} new, ${n.changed} changed, ` +
-      `${n.markupOnly} markup-only, ${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${n.failed} failed`,
+    `capture ${r.capture}${r.previous === null ? ' (the first)' : ` since capture ${r.previous}`}: ${n.new} new, ${n.restored} restored, ${n.changed} changed, ` +
+      `${n.markupOnly} markup-only, ${n.unchanged} unchanged, ${n.notModified} not modified, ${n.removed} removed, ${plural(n.httpErrors, 'HTTP error')}, ${n.failed} failed`,
   ];
-  for (const [label, urls, total] of [['new', r.new, n.new], ['changed', r.changed, n.changed], ['markup only', r.markupOnly, n.markupOnly], ['removed', r.removed, n.removed]] as const) {
+  for (const [label, urls, total] of [['new', r.new, n.new], ['restored', r.restored, n.restored], ['changed', r.changed, n.changed], ['markup only', r.markupOnly, n.markupOnly], ['removed', r.removed, n.removed]] as const) {
     if (urls.length === 0) continue;
     lines.push(`${label}:`, ...urls.map((u) => `  ${u}`));
     if (total > urls.length) lines.push(`  … and ${total - urls.length} more (the list is cut at --limit)`);

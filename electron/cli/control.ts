@@ -4,14 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveControlSchema, type LiveControl } from '../../shared/job.js';
 import { controlCluster } from '../engine/cluster/clusterControl.js';
 import { openClusterDb } from '../engine/cluster/coordination.js';
-import { applyControl, describePoliteness, requestControl } from '../engine/crawl/liveControl.js';
+import { applyControl, describePoliteness, requestControl, takeControlReply } from '../engine/crawl/liveControl.js';
 import { Archive } from '../engine/store/archive.js';
 import { CONTROL_FILE } from '../engine/store/archiveFolder.js';
 import { ArchiveInUseError } from '../engine/store/catalogue.js';
+import { controlEffect, rateLimitSentence } from '../../shared/politenessText.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
 /** How long `harvest control` waits for a running crawl to take the change (it looks once a second). */
 const TAKE_TIMEOUT_MS = 5_000;
+/** How long it waits after that for the crawl's reply saying what is in force. */
+const REPLY_TIMEOUT_MS = 2_000;
 
 /**
  * `harvest control <archive-dir> [--connections N] [--delay-ms M | --adaptive-delay]`: changes a
@@ -105,7 +108,7 @@ async function changeIdle(dir: string, control: LiveControl): Promise<number | n
   try {
     const politeness = applyControl(archive.job, control);
     archive.catalogue.setMeta('job', JSON.stringify({ ...archive.job, politeness }));
-    process.stdout.write(`no crawl is running on ${dir}; its next run will use ${describePoliteness(politeness)}\n`);
+    process.stdout.write(`no crawl is running on ${dir}; its next run will use ${describePoliteness(politeness)}: ${rateLimitSentence(politeness)}\n`);
     return 0;
   } finally {
     archive.close();
@@ -114,6 +117,7 @@ async function changeIdle(dir: string, control: LiveControl): Promise<number | n
 
 /** A crawl holds the archive: the change is dropped into the folder for it to take. */
 async function changeRunning(dir: string, control: LiveControl): Promise<number> {
+  takeControlReply(dir);
   requestControl(dir, control);
   const file = path.join(dir, CONTROL_FILE);
   const deadline = Date.now() + TAKE_TIMEOUT_MS;
@@ -122,6 +126,10 @@ async function changeRunning(dir: string, control: LiveControl): Promise<number>
     process.stdout.write(`the crawl holding ${dir} has not taken the change yet; it will at its next check\n`);
     return 0;
   }
-  process.stdout.write(`the running crawl took the change (see its progress for the settings now in force)\n`);
+  // The crawl removes the request as it reads it and leaves its reply a moment later.
+  let reply = takeControlReply(dir);
+  for (const end = Date.now() + REPLY_TIMEOUT_MS; reply === null && Date.now() < end; reply = takeControlReply(dir)) await sleep(50);
+  const effect = reply === null ? 'see its progress for the settings now in force' : controlEffect(reply.before, reply.after);
+  process.stdout.write(`the running crawl took the change: ${effect}\n`);
   return 0;
 }

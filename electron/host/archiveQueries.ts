@@ -271,11 +271,13 @@ const paged = <T extends z.ZodType>(row: T) => z.object({ total: z.number(), row
 
 const outcomeCountsSchema = z.object({
   new: z.number(),
+  restored: z.number(),
   changed: z.number(),
   markupOnly: z.number(),
   unchanged: z.number(),
   notModified: z.number(),
   removed: z.number(),
+  httpErrors: z.number(),
   failed: z.number(),
 });
 
@@ -294,6 +296,7 @@ const changeReportSchema = z.object({
   previous: z.number().nullable(),
   counts: outcomeCountsSchema,
   new: z.array(z.string()),
+  restored: z.array(z.string()),
   changed: z.array(z.string()),
   markupOnly: z.array(z.string()),
   removed: z.array(z.string()),

@@ -49,7 +49,8 @@ describe('harvest control', () => {
       const before = site.peaks.length;
       const control = await runHarvest(['control', archive, '--connections', '6']);
       assert.equal(control.status, 0, control.stderr);
-      assert.match(control.stdout, /the running crawl took the change/);
+      // It says what the change does: with no delay, the connections are the limit.
+      assert.match(control.stdout, /the running crawl took the change: now 6 connections per host; nothing spaces the requests, so the connections limit each host: up to 6 requests at a time/);
       while (site.peaks.length < before + 60 && crawl.exitCode === null) await new Promise((r) => setTimeout(r, 50));
       const after = site.peaks.slice(before);
       assert.equal(Math.max(...after), 6, `at most 6 at once after the change, and 6 reached: ${after.join(',')}`);
@@ -65,7 +66,11 @@ describe('harvest control', () => {
       // With no crawl running, the change is for the next run.
       const idle = await runHarvest(['control', archive, '--adaptive-delay']);
       assert.equal(idle.status, 0, idle.stderr);
-      assert.match(idle.stdout, /no crawl is running .*6 connections per host, adaptive delay/);
+      assert.match(idle.stdout, /no crawl is running .*6 connections per host, adaptive delay: the adaptive delay .*limits each host to about one request at a time.*set a fixed delay/);
+      // When the delay, not the connections, limits the rate, the answer says so.
+      const floor = await runHarvest(['control', archive, '--delay-ms', '250']);
+      assert.equal(floor.status, 0, floor.stderr);
+      assert.match(floor.stdout, /6 connections per host, 250 ms between requests: the 250 ms delay between requests limits each host to 4 requests\/s; the 6 connections limit it only where a response takes longer than 1,500 ms/);
       const bad = await runHarvest(['control', archive, '--connections', '0']);
       assert.equal(bad.status, 2);
       assert.match(bad.stderr, /--connections/);

@@ -67,7 +67,7 @@ describe('re-crawls from the app and against a server without validators', () =>
       const out = spawnSync(process.execPath, [CLI, 'changes', archive, '--json'], { encoding: 'utf8' });
       const report = JSON.parse(out.stdout) as ChangeReport;
       // The five files (robots.txt is fetched beside the URL log, not in it).
-      assert.deepEqual(report.counts, { new: 0, changed: 0, markupOnly: 0, unchanged: 5, notModified: 0, removed: 0, failed: 0 });
+      assert.deepEqual(report.counts, { new: 0, restored: 0, changed: 0, markupOnly: 0, unchanged: 5, notModified: 0, removed: 0, httpErrors: 0, failed: 0 });
       const stored: (string | null)[] = [];
       let revisits = 0;
       for (const f of readdirSync(path.join(archive, 'warc')).filter((f) => f.endsWith('.warc.gz') && !before1.has(f))) {

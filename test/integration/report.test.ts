@@ -100,9 +100,20 @@ describe('QA report', { timeout: 180_000 }, () => {
     assert.deepEqual(q.thumbnails, []);
   });
 
-  it('writes Markdown with every section', async () => {
+  it('writes Markdown with every section, in the words and units of the app', async () => {
+    const described = await runHarvest(['metadata', archive, '--set', 'description=The lab pages, before the move', '--set', 'creator=Records office']);
+    assert.equal(described.status, 0, described.stderr);
     const r = await runHarvest(['report', archive, '--format', 'md']);
     assert.equal(r.status, 0, r.stderr);
+    // Decimal SI sizes and durations in words, as the app says them; the job form's names for the limits.
+    assert.doesNotMatch(r.stdout, /[KMG]iB|\d B\b/);
+    assert.match(r.stdout, /\| bytes fetched \| \d+(\.\d)? (bytes|kB) \|/);
+    assert.match(r.stdout, /\| Crawl time \| (less than a second|\d+ s) \|/);
+    assert.match(r.stdout, /\| Limits \| Max depth: none, Max pages: none, Max size: none, Max duration: none \|/);
+    assert.match(r.stdout, /\| Name \| \S/, 'the Name row is filled in');
+    // The Dublin Core fields that are set, and only those.
+    assert.match(r.stdout, /## Description \(Dublin Core\)[\s\S]*\| Creator \| Records office \|[\s\S]*\| Description \| The lab pages, before the move \|/);
+    assert.doesNotMatch(r.stdout, /\| Publisher \|/);
     for (const h of ['Totals by state', 'Archived by MIME type', 'Skipped, by reason', 'Crawler-trap guards hit', 'HTTP errors', 'robots.txt', 'Largest files', 'Links left absolute', 'Page analysis', 'Checksums']) {
       assert.match(r.stdout, new RegExp(`^## ${h}`, 'm'), h);
     }
@@ -123,7 +134,7 @@ describe('QA report', { timeout: 180_000 }, () => {
       page.on('request', (req) => requests.push(req.url()));
       await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
       assert.deepEqual(requests, [pathToFileURL(file).href]);
-      assert.equal(await page.locator('h2').count(), 13);
+      assert.equal(await page.locator('h2').count(), 14);
       assert.match(await page.locator('body').innerText(), /HTTP errors[\s\S]*404/);
       const shots = path.join(PROJECT_ROOT, 'test-results', 'screenshots');
       mkdirSync(shots, { recursive: true });

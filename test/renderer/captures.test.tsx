@@ -24,10 +24,10 @@ const archive: ArchiveSummary = {
   bytesOnDisk: 2048,
 };
 
-const counts = (over: Partial<OutcomeCounts>): OutcomeCounts => ({ new: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, failed: 0, ...over });
+const counts = (over: Partial<OutcomeCounts>): OutcomeCounts => ({ new: 0, restored: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, httpErrors: 0, failed: 0, ...over });
 const captures: CaptureSummary[] = [
   { id: 1, startedAt: '2026-01-01T03:00:00.000Z', finishedAt: '2026-01-01T03:10:00.000Z', state: 'finished', durationMs: 600_000, counts: counts({ new: 1500 }), bytesAdded: 25_000_000 },
-  { id: 2, startedAt: '2026-02-01T03:00:00.000Z', finishedAt: '2026-02-01T03:05:00.000Z', state: 'finished', durationMs: 300_000, counts: counts({ new: 3, changed: 120, markupOnly: 7, notModified: 1300, removed: 5 }), bytesAdded: 1_536_000 },
+  { id: 2, startedAt: '2026-02-01T03:00:00.000Z', finishedAt: '2026-02-01T03:05:00.000Z', state: 'finished', durationMs: 300_000, counts: counts({ new: 3, restored: 2, changed: 120, markupOnly: 7, notModified: 1300, removed: 5 }), bytesAdded: 1_536_000 },
 ];
 /** The host's lists: URL i of each outcome. */
 const url = (list: string, i: number) => `http://a.test/${list}/${i}`;
@@ -49,6 +49,7 @@ describe('captures and change reports in the library', () => {
           previous: a.capture === 1 ? null : a.capture! - 1,
           counts: c,
           new: range('new', c.new, offset, limit),
+          restored: range('restored', c.restored, offset, limit),
           changed: range('changed', c.changed, offset, limit),
           markupOnly: range('markup', c.markupOnly, offset, limit),
           removed: range('removed', c.removed, offset, limit),
@@ -85,6 +86,8 @@ describe('captures and change reports in the library', () => {
     const report = screen.getByTestId('change-report');
     assert.match(within(report).getByRole('heading').textContent ?? '', /Capture #2: what changed since #1/);
     assert.equal(screen.getByTestId('change-count-notModified').textContent, '1,300', 'counts are never capped');
+    assert.equal(screen.getByTestId('change-count-restored').textContent, '2', 'pages back after removal are counted restored');
+    assert.ok(screen.getByTestId('change-tab-restored'), 'and listed');
     assert.equal(screen.getByTestId('change-count-changed').textContent, '120');
     // The first list with something in it: the changed URLs, 50 of 120.
     assert.equal(screen.getByTestId('change-tab-changed').getAttribute('aria-selected'), 'true');

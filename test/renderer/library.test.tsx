@@ -34,7 +34,7 @@ const capture = (id: number): CaptureSummary => ({
   finishedAt: `2026-0${id}-01T01:00:00.000Z`,
   state: 'finished',
   durationMs: 3_600_000,
-  counts: { new: 1, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, failed: 0 },
+  counts: { new: 1, restored: 0, changed: 0, markupOnly: 0, unchanged: 0, notModified: 0, removed: 0, httpErrors: 0, failed: 0 },
   bytesAdded: 100,
 });
 

@@ -36,3 +36,46 @@ describe('politeness while running', () => {
     assert.equal((screen.getByTestId('live-apply') as HTMLButtonElement).disabled, true, 'out of range');
   });
 });
+
+describe('the reply to a live change', () => {
+  afterEach(cleanup);
+
+  const applied = async (from: typeof politeness, set: (p: typeof politeness) => void): Promise<string> => {
+    let shown = from;
+    const apply = async (control: { perHostConnections?: number; delayMs?: number | null }) => {
+      shown = { ...shown, ...control } as typeof politeness;
+      return true;
+    };
+    const view = render(<LiveControl politeness={from} apply={apply} />);
+    set(from);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('live-apply'));
+    });
+    // The crawl took it: the job's politeness comes back changed.
+    view.rerender(<LiveControl politeness={shown} apply={apply} />);
+    return screen.getByTestId('live-applied').textContent ?? '';
+  };
+
+  it('says the delay still limits the rate when only the connections were raised', async () => {
+    const text = await applied({ ...politeness, perHostConnections: 2, delayMs: 250 }, () => {
+      fireEvent.change(screen.getByTestId('live-connections'), { target: { value: '6' } });
+    });
+    assert.match(text, /^Applied: now 6 connections per host; the 250 ms delay between requests still limits each host to 4 requests\/s/);
+    assert.doesNotMatch(text, /^Applied\.$/);
+  });
+
+  it('says an adaptive delay keeps one request at a time, whatever the connections', async () => {
+    const text = await applied(politeness, () => {
+      fireEvent.change(screen.getByTestId('live-connections'), { target: { value: '6' } });
+    });
+    assert.match(text, /now 6 connections per host; the adaptive delay .*still limits each host to about one request at a time/);
+    assert.match(text, /set a fixed delay/);
+  });
+
+  it('says the connections limit the rate when there is no delay', async () => {
+    const text = await applied({ ...politeness, perHostConnections: 2, delayMs: 250 }, () => {
+      fireEvent.change(screen.getByTestId('live-delay'), { target: { value: '0' } });
+    });
+    assert.match(text, /now no delay between requests; nothing spaces the requests, so the connections limit each host: up to 2 requests at a time/);
+  });
+});

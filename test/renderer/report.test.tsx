@@ -56,6 +56,7 @@ const report = (name: string): QaReport => ({
   thumbnails: [{ url: 'http://a.test/', image: 'thumbnails/a.test/index.html.png' }],
   checksums: { payloadDigests: 1200, algorithm: 'sha256', warcFiles: [{ name: 'harvest-1.warc.gz', bytes: 4_500_000, sha256: 'ab'.repeat(32) }] },
   search: { indexed: true, urls: 1000, texts: 990 },
+  metadata: [['Description', 'The lab pages, before the move']],
   analysis: null,
 });
 
@@ -94,7 +95,9 @@ describe('report screen', () => {
     assert.match(screen.getByTestId('report-robots').textContent ?? '', /Policy: obeyed.*HTTP 200/);
     assert.match(screen.getByTestId('report-absolute').textContent ?? '', /HTTP 404.*http:\/\/a\.test\/ → http:\/\/a\.test\/gone/);
     assert.match(screen.getByTestId('report-checksums').textContent ?? '', new RegExp(`harvest-1\\.warc\\.gz.*${'ab'.repeat(32)}`));
-    assert.match(screen.getByTestId('report-harvest').textContent ?? '', /exclude \/private\/.*maxPages 5,000, maxDepth none.*1,000 documents/);
+    assert.match(screen.getByTestId('report-harvest').textContent ?? '', /exclude \/private\/.*Max depth: none, Max pages: 5,000.*1 h.*1,000 documents/);
+    assert.match(screen.getByTestId('report-metadata').textContent ?? '', /Description.*The lab pages, before the move/);
+    assert.match(screen.getByTestId('report-states').textContent ?? '', /5\.0 MB/, 'sizes in SI units');
     // A home page's thumbnail comes from its archive's own origin.
     const img = within(screen.getByTestId('report-thumbnails')).getByRole('img') as HTMLImageElement;
     assert.equal(img.getAttribute('src'), `${appInfo().viewerBase}a/.thumbnails/a.test/index.html.png`);

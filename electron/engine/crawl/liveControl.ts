@@ -24,6 +24,45 @@ export function requestControl(archiveDir: string, control: LiveControl): void {
   renameSync(tmp, path.join(archiveDir, CONTROL_FILE));
 }
 
+/** What a crawl did with a control request: the politeness before and after, for `harvest control` to report. */
+export interface ControlReply {
+  before: Job['politeness'];
+  after: Job['politeness'];
+}
+
+/** Beside the scratch files: the catalogue is locked by the crawl, so the reply cannot be read there. */
+const replyFile = (archiveDir: string) => path.join(archiveDir, TMP_DIR, `${CONTROL_FILE}.reply`);
+
+function writeControlReply(archiveDir: string, reply: ControlReply): void {
+  try {
+    const tmpDir = path.join(archiveDir, TMP_DIR);
+    mkdirSync(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, `${CONTROL_FILE}.reply.${process.pid}`);
+    writeFileSync(tmp, JSON.stringify(reply));
+    renameSync(tmp, replyFile(archiveDir));
+  } catch {
+    // Only the wording of `harvest control`'s answer depends on it.
+  }
+}
+
+/** The reply the crawl left for the last request, removed as it is read; null when there is none (yet). */
+export function takeControlReply(archiveDir: string): ControlReply | null {
+  const file = replyFile(archiveDir);
+  let text: string | null;
+  try {
+    text = readRegularFile(file);
+  } catch {
+    return null;
+  }
+  rmSync(file, { force: true });
+  try {
+    const r = JSON.parse(text ?? '') as ControlReply;
+    return typeof r.before?.perHostConnections === 'number' && typeof r.after?.perHostConnections === 'number' ? r : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The control request waiting in the folder, removed as it is taken; null when none; an error names what is wrong with it. */
 export function takeControl(archiveDir: string): LiveControl | { error: string } | null {
   const file = path.join(archiveDir, CONTROL_FILE);
@@ -94,7 +133,9 @@ export function takeLiveControl(p: { archive: Archive; fetcher: Fetcher; lanes: 
   const control = takeControl(p.archive.dir);
   if (control === null || 'error' in control) return control;
   const job = p.archive.job;
+  const before = { ...job.politeness };
   const politeness = applyControl(job, control);
+  writeControlReply(p.archive.dir, { before, after: politeness });
   Object.assign(job.politeness, politeness);
   p.archive.catalogue.setMeta('job', JSON.stringify(job));
   p.fetcher.setConnectionsPerOrigin(politeness.perHostConnections);

@@ -6,6 +6,8 @@ import type { QaReport } from '../../../shared/report.js';
 import { HARVEST_VERSION } from '../../../shared/job.js';
 import { qaSummary } from '../qa/analyse.js';
 import type { Archive } from '../store/archive.js';
+import { metadataLines } from '../../../shared/metadata.js';
+import { readMetadata } from '../store/metadata.js';
 import { readStats } from '../store/stats.js';
 import { TextIndex } from '../store/textIndex.js';
 
@@ -121,6 +123,7 @@ export async function collectReport(archive: Archive): Promise<QaReport> {
       warcFiles: await warcFiles(archive.warcDir),
     },
     search,
+    metadata: metadataLines(readMetadata(c)),
     analysis: qaSummary(archive, c.currentCapture()),
   };
 }

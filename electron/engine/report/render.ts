@@ -1,4 +1,5 @@
 import { analysisTables } from './analysisTables.js';
+import { formatBytes, formatCount, formatDuration, formatLimits } from '../../../shared/format.js';
 import type { QaReport } from './collect.js';
 import type { Table } from './table.js';
 
@@ -7,46 +8,47 @@ import type { Table } from './table.js';
  * image or font fetched, so it prints and reads the same anywhere, without the app.
  */
 
-const n = (x: number) => x.toLocaleString('en');
+// The app's units and words (shared/format.ts): decimal SI sizes, durations in minutes and hours.
+const n = formatCount;
+const size = formatBytes;
 
-function size(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
+/** The harvest's name; an archive without one (an import) is called by its Dublin Core title, else its seeds. */
+function nameOf(r: QaReport): string {
+  const name = r.stats.name.trim();
+  if (name !== '') return name;
+  return r.metadata.find(([label]) => label === 'Title')?.[1] ?? (r.stats.seeds.join(', ') || 'Untitled harvest');
 }
 
 /** Every section of the report as plain-text tables; both renderers draw the same ones. */
 function tables(r: QaReport): Table[] {
   const s = r.stats;
   const examples = (e: string[]) => e.join('\n');
-  const limits = Object.entries(r.scope.limits)
-    .map(([k, v]) => `${k} ${v ?? 'none'}`)
-    .join(', ');
   return [
     {
       title: 'Harvest',
-      head: ['', ''],
+      head: ['Item', 'Value'],
       rows: [
-        ['Name', s.name],
+        ['Name', nameOf(r)],
         ['Seeds', s.seeds.join('\n')],
         ['Scope', `${r.scope.mode}${r.scope.include.length ? `; include ${r.scope.include.join(', ')}` : ''}${r.scope.exclude.length ? `; exclude ${r.scope.exclude.join(', ')}` : ''}`],
         ['Off-site requisites', r.scope.offsiteRequisites ? 'fetched' : 'not fetched'],
         ['Private networks allowed', r.scope.allowNetworks.length > 0 ? r.scope.allowNetworks.join(', ') : "none (only the seeds' own hosts)"],
-        ['Limits', limits],
+        ['Limits', formatLimits(r.scope.limits)],
         ['State', s.state],
         ['Created', r.dates.createdAt ?? '–'],
         ['Started', r.dates.startedAt ?? '–'],
         ['Finished', r.dates.finishedAt ?? '–'],
-        ['Crawl time', `${(s.durationMs / 1000).toFixed(1)} s`],
+        ['Crawl time', formatDuration(s.durationMs)],
         ['robots.txt', s.robotsPolicy],
         ['Search index', r.search.indexed ? `${n(r.search.urls)} documents (${n(r.search.texts)} distinct texts)` : 'none (run harvest reindex)'],
       ],
       empty: '',
+    },
+    {
+      title: 'Description (Dublin Core)',
+      head: ['Element', 'Value'],
+      rows: r.metadata,
+      empty: 'No descriptive metadata: add it in the app or with harvest metadata <archive-dir> --set title=… .',
     },
     {
       title: 'Totals by state',
@@ -54,7 +56,7 @@ function tables(r: QaReport): Table[] {
       rows: [
         ...Object.entries(s.byState).map(([k, v]) => [k, n(v)]),
         ['discovered', n(s.counts.discovered)],
-        ['bytes fetched', `${n(s.counts.bytes)} (${size(s.counts.bytes)})`],
+        ['bytes fetched', size(s.counts.bytes)],
       ],
       empty: '',
     },
@@ -134,7 +136,7 @@ const mdText = (s: string) => s.replace(/[\\`*_[\]!|#~]/g, (c) => `\\${c}`).repl
 const mdCell = (s: string) => mdText(s).replace(/\r?\n/g, '<br>');
 
 export function reportMarkdown(r: QaReport): string {
-  const out = [`# QA report: ${mdText(r.stats.name)}`, '', `Generated ${mdText(r.generatedAt)} by ${mdText(r.generator)} from ${mdText(r.archiveDir)}.`, ''];
+  const out = [`# QA report: ${mdText(nameOf(r))}`, '', `Generated ${mdText(r.generatedAt)} by ${mdText(r.generator)} from ${mdText(r.archiveDir)}.`, ''];
   for (const t of tables(r)) {
     out.push(`## ${t.title}`, '');
     if (t.note) out.push(mdText(t.note), '');
@@ -178,11 +180,11 @@ export function reportHtml(r: QaReport): string {
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>QA report: ${esc(r.stats.name)}</title>
+<title>QA report: ${esc(nameOf(r))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>QA report: ${esc(r.stats.name)}</h1>
+<h1>QA report: ${esc(nameOf(r))}</h1>
 <p class="meta">Generated ${esc(r.generatedAt)} by ${esc(r.generator)} from <code>${esc(r.archiveDir)}</code></p>
 ${sections.join('\n')}
 </body>

@@ -28,8 +28,9 @@ const GONE = new Set([404, 410]);
 
 /**
  * The outcome of an answer against the URL's previous capture. An error status on a URL that had
- * content is `removed` for 404/410 and `failed` otherwise (the earlier copy stands); one that was an
- * error before with the same payload is `unchanged`.
+ * content is `removed` for 404/410; any other error status is an `http-error` (the earlier copy
+ * stands), also when it was the same error before: it is counted as `harvest stats` and the job page
+ * count it, not as `unchanged`.
  */
 export function compareCapture(prev: CaptureFacts | undefined, now: Answer): CaptureOutcome {
   const status = now.httpStatus;
@@ -37,10 +38,10 @@ export function compareCapture(prev: CaptureFacts | undefined, now: Answer): Cap
   const had = isPresent(prev);
   const samePayload = now.payloadDigest !== null && now.payloadDigest === prev?.payloadDigest;
   if (status >= 400) {
-    if (had) return GONE.has(status) ? 'removed' : 'failed';
-    return prev?.httpStatus === status && samePayload ? 'unchanged' : 'failed';
+    return had && GONE.has(status) ? 'removed' : 'http-error';
   }
-  if (!had) return 'new';
+  // Back after a capture that recorded it removed: the archive had it, so it is no new page.
+  if (!had) return prev?.outcome === 'removed' ? 'restored' : 'new';
   // A page that now redirects (or no longer does) changed, whatever its body says.
   if (isRedirect(prev!.httpStatus) !== isRedirect(status)) return 'changed';
   if (samePayload) return now.notModified ? 'not-modified' : 'unchanged';

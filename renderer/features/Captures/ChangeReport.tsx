@@ -7,20 +7,23 @@ import { useCaptures } from '../../stores/captures.js';
 /** URLs per page of a list. */
 export const CHANGE_PAGE_SIZE = 50;
 
-type ListKey = 'new' | 'changed' | 'markupOnly' | 'removed';
+type ListKey = 'new' | 'restored' | 'changed' | 'markupOnly' | 'removed';
 const LISTS: { key: ListKey; label: string; testId: string }[] = [
   { key: 'changed', label: 'Changed', testId: 'changed' },
   { key: 'new', label: 'New', testId: 'new' },
+  { key: 'restored', label: 'Restored', testId: 'restored' },
   { key: 'markupOnly', label: 'Markup only', testId: 'markup-only' },
   { key: 'removed', label: 'Removed', testId: 'removed' },
 ];
 const COUNTS: { key: keyof OutcomeCounts; label: string; hint: string }[] = [
-  { key: 'new', label: 'New', hint: 'not in the capture before' },
+  { key: 'new', label: 'New', hint: 'never in the archive before' },
+  { key: 'restored', label: 'Restored', hint: 'back after a capture that found it removed' },
   { key: 'changed', label: 'Changed', hint: 'its visible text changed' },
   { key: 'markupOnly', label: 'Markup only', hint: 'its payload changed, its visible text did not' },
   { key: 'unchanged', label: 'Unchanged', hint: 'the same payload' },
   { key: 'notModified', label: 'Not modified', hint: 'the server answered 304' },
   { key: 'removed', label: 'Removed', hint: 'gone (404/410) or no longer reached; the earlier copy stays' },
+  { key: 'httpErrors', label: 'HTTP errors', hint: 'the server answered with an error status (4xx or 5xx)' },
   { key: 'failed', label: 'Failed', hint: 'no usable answer this time' },
 ];
 

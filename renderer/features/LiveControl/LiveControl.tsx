@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Job, LiveControl as Control } from '../../../shared/job.js';
+import { controlEffect, rateLimitSentence } from '../../../shared/politenessText.js';
 
 type Politeness = Job['politeness'];
 
@@ -12,15 +13,18 @@ export function LiveControl({ politeness, apply: send }: { politeness: Politenes
   const [connections, setConnections] = useState(String(politeness.perHostConnections));
   const [adaptive, setAdaptive] = useState(politeness.delayMs === null);
   const [delayMs, setDelayMs] = useState(String(politeness.delayMs ?? 1000));
-  const [sent, setSent] = useState(false);
+  // The politeness a change was sent from, so the reply can say what the change did.
+  const [sentFrom, setSentFrom] = useState<Politeness | null>(null);
+  const sent = sentFrom !== null;
   const n = Number(connections);
   const d = Number(delayMs);
   const valid = Number.isInteger(n) && n >= 1 && n <= 64 && (adaptive || (Number.isInteger(d) && d >= 0));
   const wanted = { perHostConnections: n, delayMs: adaptive ? null : d };
   const changed = wanted.perHostConnections !== politeness.perHostConnections || wanted.delayMs !== politeness.delayMs;
   const apply = async (): Promise<void> => {
-    setSent(false);
-    if (await send(wanted)) setSent(true);
+    const from = politeness;
+    setSentFrom(null);
+    if (await send(wanted)) setSentFrom(from);
   };
   return (
     <form
@@ -32,7 +36,9 @@ export function LiveControl({ politeness, apply: send }: { politeness: Politenes
         if (valid && changed) void apply();
       }}
     >
-      <span className="muted">Now: {describe(politeness)}.</span>
+      <span className="muted" title={rateLimitSentence(politeness)}>
+        Now: {describe(politeness)}.
+      </span>
       <label>
         Connections per host{' '}
         <input type="number" min={1} max={64} value={connections} onChange={(e) => setConnections(e.target.value)} data-testid="live-connections" />
@@ -49,7 +55,11 @@ export function LiveControl({ politeness, apply: send }: { politeness: Politenes
       <button type="submit" disabled={!valid || !changed} data-testid="live-apply" title="Applied within a second, without pausing; kept for later runs">
         Apply
       </button>
-      {sent && !changed && <span className="muted" data-testid="live-applied">Applied.</span>}
+      {sentFrom && !changed && (
+        <span className="muted" role="status" data-testid="live-applied">
+          Applied: {controlEffect(sentFrom, politeness)}.
+        </span>
+      )}
       {sent && changed && <span className="muted">Sent; the crawl takes it within a second…</span>}
     </form>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { QaReport } from '../../../shared/report.js';
 import { api } from '../../api/index.js';
-import { formatBytes, formatCount, formatDate, formatDuration } from '../../lib/format.js';
+import { formatBytes, formatCount, formatDate, formatDuration, formatLimits } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { reportDownloadPath } from '../../../shared/webRoutes.js';
 import { useArchives } from '../../stores/archives.js';
@@ -81,9 +81,7 @@ export function Report() {
 function ReportBody({ report: r, jobId }: { report: QaReport; jobId: string }) {
   const viewerBase = useApp((s) => s.info?.viewerBase ?? null);
   const s = r.stats;
-  const limits = Object.entries(r.scope.limits)
-    .map(([k, v]) => `${k} ${v === null ? 'none' : formatCount(v)}`)
-    .join(', ');
+  const limits = formatLimits(r.scope.limits);
   const scope = [r.scope.mode, r.scope.include.length > 0 && `include ${r.scope.include.join(', ')}`, r.scope.exclude.length > 0 && `exclude ${r.scope.exclude.join(', ')}`]
     .filter(Boolean)
     .join('; ');
@@ -108,6 +106,13 @@ function ReportBody({ report: r, jobId }: { report: QaReport; jobId: string }) {
           ['robots.txt', s.robotsPolicy],
           ['Search index', r.search.indexed ? `${formatCount(r.search.urls)} documents (${formatCount(r.search.texts)} distinct texts)` : 'none: run harvest reindex'],
         ]}
+      />
+      <ReportTable
+        title="Description (Dublin Core)"
+        testId="report-metadata"
+        head={['Element', 'Value']}
+        empty="No descriptive metadata: add it with Metadata in the Library."
+        rows={(r.metadata ?? []).map(([label, value]) => [label, value])}
       />
       <ReportTable
         title="Totals by state"

@@ -6,11 +6,13 @@ import { commandValue } from '../../stores/command.js';
 /** How each capture of a page compares with the one before, as the timeline marks it. */
 export const OUTCOME_MARKS: Record<CaptureOutcome, string> = {
   new: 'new',
+  restored: 'restored',
   changed: 'changed',
   'markup-only': 'markup only',
   unchanged: 'unchanged',
   'not-modified': 'unchanged (304)',
   removed: 'removed',
+  'http-error': 'HTTP error',
   failed: 'failed',
 };
 

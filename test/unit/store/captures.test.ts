@@ -21,11 +21,12 @@ describe('capture outcomes', () => {
     assert.equal(compareCapture(page('a', null), answer('b', null)), 'changed', 'without text digests a new payload is a change');
     assert.equal(compareCapture(page('a', 't'), answer('x', null, 404)), 'removed');
     assert.equal(compareCapture(page('a', 't'), answer('x', null, 410)), 'removed');
-    assert.equal(compareCapture(page('a', 't'), answer('x', null, 500)), 'failed', 'a server error is no removal');
+    assert.equal(compareCapture(page('a', 't'), answer('x', null, 500)), 'http-error', 'a server error is no removal');
     assert.equal(compareCapture(page('a', 't'), answer(null, null, null)), 'failed');
-    assert.equal(compareCapture(page('x', null, 404), answer('x', null, 404)), 'unchanged', 'a broken link that stays broken');
+    assert.equal(compareCapture(page('x', null, 404), answer('x', null, 404)), 'http-error', 'a broken link that stays broken is an HTTP error, as stats count it');
+    assert.equal(compareCapture(undefined, answer('x', null, 404)), 'http-error');
     assert.equal(compareCapture(page('x', null, 404), answer('a', 't')), 'new', 'an error before, content now');
-    assert.equal(compareCapture({ ...page('a', 't'), outcome: 'removed' }, answer('a', 't')), 'new', 'back after being removed');
+    assert.equal(compareCapture({ ...page('a', 't'), outcome: 'removed' }, answer('a', 't')), 'restored', 'back after being removed');
     assert.equal(compareCapture(page('a', null, 200), answer('a', null, 301)), 'changed', 'now a redirect');
   });
 });
@@ -118,7 +119,11 @@ describe('captures in the catalogue', () => {
     const up = Catalogue.open(file);
     try {
       assert.equal(up.getMeta('schema_version'), String(SCHEMA_VERSION));
-      assert.deepEqual(up.listCaptures().map((k) => [k.id, k.state, k.startedAt, k.counts.new, k.counts.failed]), [[1, 'finished', '2025-01-01T00:00:00.000Z', 1, 1]]);
+      assert.deepEqual(
+        up.listCaptures().map((k) => [k.id, k.state, k.startedAt, k.counts.new, k.counts.httpErrors, k.counts.failed]),
+        [[1, 'finished', '2025-01-01T00:00:00.000Z', 1, 1, 0]],
+        "the old archive's 404 is counted an HTTP error",
+      );
       const home = up.capturesOf('http://s.test/')[0]!;
       assert.deepEqual([home.payloadDigest, home.record, home.localPath], ['sha256:HOME', { file: 'a.warc.gz', offset: 10, length: 20 }, 's/index.html']);
       assert.equal(up.lookup('http://s.test/later')!.capture, 1);

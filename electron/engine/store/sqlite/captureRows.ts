@@ -17,7 +17,9 @@ import type { SqliteMeta } from './metaRows.js';
 /** meta key: the capture being made, or the last one made. */
 const CAPTURE_KEY = 'capture';
 const DEFAULT_LIST_LIMIT = 1_000_000;
-const PRESENT_OUTCOMES = "('new', 'changed', 'markup-only', 'unchanged', 'not-modified')";
+const PRESENT_OUTCOMES = "('new', 'restored', 'changed', 'markup-only', 'unchanged', 'not-modified')";
+/** The outcome as counted: archives made before the `http-error` outcome recorded error statuses as failed or unchanged. */
+const COUNTED_OUTCOME = "CASE WHEN outcome IN ('failed', 'unchanged') AND http_status >= 400 THEN 'http-error' ELSE outcome END";
 
 const COLUMNS = `url_id, capture_id, outcome, http_status, content_type, bytes, payload_digest, text_digest, local_path, etag,
   last_modified, warc_file, warc_offset, warc_length, content_encoding, fetched_at, requested_at, headers_ms, duration_ms`;
@@ -36,10 +38,10 @@ const SQL = {
       AND p.outcome IN ${PRESENT_OUTCOMES} AND p.http_status BETWEEN 200 AND 399
       AND NOT EXISTS (SELECT 1 FROM url_captures c WHERE c.url_id = p.url_id AND c.capture_id = @capture)`,
   captures: 'SELECT id, started_at, finished_at, state, duration_ms FROM captures ORDER BY id',
-  outcomeCounts: `SELECT capture_id, outcome, COUNT(*) AS n,
-      SUM(CASE WHEN outcome IN ('new', 'changed', 'markup-only') THEN COALESCE(bytes, 0) ELSE 0 END) AS added
-    FROM url_captures GROUP BY capture_id, outcome`,
-  countsOf: 'SELECT outcome, COUNT(*) AS n FROM url_captures WHERE capture_id = ? GROUP BY outcome',
+  outcomeCounts: `SELECT capture_id, ${COUNTED_OUTCOME} AS outcome, COUNT(*) AS n,
+      SUM(CASE WHEN outcome IN ('new', 'restored', 'changed', 'markup-only') THEN COALESCE(bytes, 0) ELSE 0 END) AS added
+    FROM url_captures GROUP BY capture_id, 2`,
+  countsOf: `SELECT ${COUNTED_OUTCOME} AS outcome, COUNT(*) AS n FROM url_captures WHERE capture_id = ? GROUP BY 1`,
   urlsWith: `SELECT u.url FROM url_captures c JOIN urls u ON u.id = c.url_id WHERE c.capture_id = ? AND c.outcome = ?
     ORDER BY u.id LIMIT ? OFFSET ?`,
   capturesOf: `SELECT ${COLUMNS} FROM url_captures WHERE url_id = (SELECT id FROM urls WHERE url = ?) ORDER BY capture_id`,
@@ -188,10 +190,10 @@ export class SqliteCaptureRows implements Omit<CaptureStore, 'beginCapture'> {
     const previous = opts.since ?? (capture > 1 ? capture - 1 : null);
     const limit = opts.limit ?? DEFAULT_LIST_LIMIT;
     const offset = opts.offset ?? 0;
-    const report: ChangeReport = { capture, previous, counts: emptyOutcomeCounts(), new: [], changed: [], markupOnly: [], removed: [] };
+    const report: ChangeReport = { capture, previous, counts: emptyOutcomeCounts(), new: [], restored: [], changed: [], markupOnly: [], removed: [] };
     const listed = (outcome: CaptureOutcome): string[] | null => {
       const key = OUTCOME_KEYS[outcome];
-      return key === 'new' || key === 'changed' || key === 'markupOnly' || key === 'removed' ? report[key] : null;
+      return key === 'new' || key === 'restored' || key === 'changed' || key === 'markupOnly' || key === 'removed' ? report[key] : null;
     };
     if (previous === null || previous === capture - 1) {
       // The outcomes recorded while crawling are against the capture before.

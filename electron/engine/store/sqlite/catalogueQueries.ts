@@ -21,9 +21,12 @@ const SQL = {
   htmlArchived: `SELECT COUNT(*) AS n FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL}`,
   pageOf: 'SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE url = ? AND fetched_at IS NOT NULL',
   htmlPages: `SELECT url, title, fetched_at AS fetchedAt FROM urls WHERE state = 'archived' AND ${HTML_TYPE_SQL} ORDER BY id`,
-  // A page gone since (404/410 now) keeps its copy and its path.
-  pageAt: `SELECT url, title, local_path AS localPath, fetched_at AS capturedAt FROM urls
-    WHERE state IN ('archived', 'http-error') AND local_path = ? ORDER BY state = 'archived' DESC, id LIMIT 1`,
+  // A page gone since (404/410 now) keeps its copy and its path; the date is the copy's, from the
+  // last capture that had the page, not that of the answer that found it gone.
+  pageAt: `SELECT u.url, u.title, u.local_path AS localPath,
+      COALESCE((SELECT c.fetched_at FROM url_captures c WHERE c.url_id = u.id AND c.outcome NOT IN ('removed', 'http-error', 'failed')
+        AND c.http_status BETWEEN 200 AND 399 ORDER BY c.capture_id DESC LIMIT 1), u.fetched_at) AS capturedAt
+    FROM urls u WHERE u.state IN ('archived', 'http-error') AND u.local_path = ? ORDER BY u.state = 'archived' DESC, u.id LIMIT 1`,
   records: `SELECT ${RECORD_COLUMNS} FROM urls u LEFT JOIN urls t ON t.id = u.redirect_to_id ORDER BY u.id`,
 } as const;
 
