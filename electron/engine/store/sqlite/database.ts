@@ -156,7 +156,9 @@ function fullDisk(file: string, e: unknown): string | null {
 function checkPages(db: Database.Database, file: string): void {
   const rows = db.pragma('quick_check(3)') as { quick_check: string }[];
   if (rows.length === 1 && rows[0]!.quick_check === 'ok') return;
-  throw new CatalogueDamagedError(file, `SQLite quick_check: ${rows.map((r) => r.quick_check).join('; ')}`);
+  // One line: quick_check's findings can span several ('*** in database main ***' and the pages).
+  const findings = rows.map((r) => r.quick_check.replace(/\s*\n\s*/g, ' ')).join('; ');
+  throw new CatalogueDamagedError(file, `SQLite quick_check: ${findings}`);
 }
 
 function isCorrupt(e: unknown): boolean {
