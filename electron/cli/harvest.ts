@@ -239,6 +239,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./report.js')).runReport(rest);
     case 'import':
       return (await import('./import.js')).runImport(rest);
+    case 'repair':
+      return (await import('./repair.js')).runRepair(rest);
     case 'cdx':
       return (await import('./cdx.js')).runCdx(rest);
     case undefined:
