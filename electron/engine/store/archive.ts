@@ -22,7 +22,7 @@ export class ArchiveUsageError extends Error {
 /** An archive folder: the SQLite catalogue beside the browsable mirror. */
 export class Archive {
   /** Opened for writing: the folder as opened, and a handle on it that follows it if it moves. */
-  private held: { identity: FolderIdentity; fd: number } | null = null;
+  private held: { identity: FolderIdentity; fd: number | undefined } | null = null;
 
   private constructor(
     readonly dir: string,
@@ -33,7 +33,14 @@ export class Archive {
 
   private hold(): this {
     const identity = identityOf(this.dir);
-    if (identity !== null) this.held = { identity, fd: openSync(this.dir, 'r') };
+    if (identity === null) return this;
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.dir, 'r');
+    } catch {
+      // A folder can't be opened as a file everywhere (Windows): the identity check alone then.
+    }
+    this.held = { identity, fd };
     return this;
   }
 
@@ -113,7 +120,7 @@ export class Archive {
 
   close(): void {
     this.catalogue.close();
-    if (this.held !== null) closeSync(this.held.fd);
+    if (this.held?.fd !== undefined) closeSync(this.held.fd);
     this.held = null;
   }
 }
