@@ -19,6 +19,7 @@ import { DataDirInUseError } from '../host/dataDir.js';
 import { ProgressLine } from './progressLine.js';
 import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
+import { ARCHIVE_MOVED } from '../engine/store/folderIdentity.js';
 import { COMMAND_HELP, COMMANDS, parseCommandArgs, SYNOPSIS, UsageError, wantsHelp, type CliCommand } from './usage.js';
 import { countsSentence, focusSentence, formatDuration, plural } from '../../shared/format.js';
 
@@ -87,7 +88,9 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
       process.stderr.write(`paused: ${summary}\nresume with: harvest resume ${archiveDir}\n`);
       return 130;
     }
-    process.stderr.write(`harvest: crawl failed: ${outcome.error ?? 'unknown error'}\nresume with: harvest resume ${archiveDir}\n`);
+    // A moved folder's message says where to resume it; the old path holds nothing now.
+    const resume = outcome.error?.startsWith(ARCHIVE_MOVED) ? '' : `resume with: harvest resume ${archiveDir}\n`;
+    process.stderr.write(`harvest: crawl failed: ${outcome.error ?? 'unknown error'}\n${resume}`);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);
@@ -236,6 +239,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./report.js')).runReport(rest);
     case 'import':
       return (await import('./import.js')).runImport(rest);
+    case 'repair':
+      return (await import('./repair.js')).runRepair(rest);
     case 'cdx':
       return (await import('./cdx.js')).runCdx(rest);
     case undefined:

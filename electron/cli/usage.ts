@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'import', 'cdx', 'report', 'qa', 'thumbnails', 'control', 'cluster', 'worker'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'repair', 'import', 'cdx', 'report', 'qa', 'thumbnails', 'control', 'cluster', 'worker'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -25,6 +25,7 @@ export const REINDEX_USAGE = 'harvest reindex <archive-dir> [--quiet]';
 export const CONTROL_USAGE =
   'harvest control <archive-dir> [--connections <n>] [--delay-ms <ms> | --adaptive-delay]\n       harvest control --db <postgres-url> [--connections <n>] [--delay-ms <ms> | --adaptive-delay] [--workers <n> | --all-workers] [--pause | --resume]';
 export const THUMBNAILS_USAGE = 'harvest thumbnails <archive-dir> [--browser-path <file>] [--quiet]';
+export const REPAIR_USAGE = 'harvest repair <archive-dir> [--quiet]';
 export const IMPORT_USAGE = 'harvest import <file-or-folder>... --out <archive-dir> [--name <title>] [--quiet]';
 export const CDX_USAGE = 'harvest cdx <archive-dir> <url> [--match exact|prefix|host|domain] [--from <ts>] [--to <ts>] [--limit <n>] [--json]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
@@ -46,6 +47,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   serve: 'harvest serve [--port <n>] [--data-dir <dir>] [--open <archive-dir> ...]',
   search: SEARCH_USAGE,
   reindex: REINDEX_USAGE,
+  repair: REPAIR_USAGE,
   import: IMPORT_USAGE,
   cdx: CDX_USAGE,
   report: REPORT_USAGE,
@@ -110,6 +112,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   verify: `Re-hash a bag or WACZ against its manifests: exit 0 valid, 1 damaged (a file missing, altered or\nunlisted, a ZIP cut short, a bag without bagit.txt), 2 bad arguments or not a bag or WACZ at all.\n\nusage: ${SYNOPSIS.verify}\n\noptions:\n  --deep    also read every WARC record back: block and payload digests, framing, gzip CRCs\n  --json    the report, or the error, as JSON on stdout\n  --quiet   no progress line`,
   search: `Full-text search of an archive's pages, best first (BM25), with highlighted snippets.\nQueries: words (all must match), "a phrase", OR, NOT, prefix*.\n\nusage: ${SEARCH_USAGE}\n\noptions:\n  --json          {"total": N, "hits": [...]} instead of lines\n  --limit <n>     at most n hits (default 20)\n  --type <t>      only html, pdf or text documents\n  --capture <n>   only that capture`,
   reindex: `Build the full-text index of an archive from its saved pages, without crawling again.\n\nusage: ${REINDEX_USAGE}\n\noptions:\n  --quiet   no progress line`,
+  repair: `Rebuild a damaged catalogue from the archive's WARC files (as an import of them would), in a\nnew folder that takes the archive's place; the damaged folder is kept beside it as\n<archive-dir>.damaged-<time>. The rebuilt archive is finished: a crawl's queue and settings are not\nin the WARC files.\n\nusage: ${REPAIR_USAGE}\n\noptions:\n  --quiet   no progress line`,
   import: `Import other tools' WARC (1.0, 1.1, plain or gzipped) and WACZ files as a new archive: catalogue,\nsearch index, offline copy; the records are kept as they are. A folder means its .warc, .warc.gz and\n.wacz files. A record that cannot be read is named (file, byte offset, why) and skipped.\n\nusage: ${IMPORT_USAGE}\n\noptions:\n  --out, -o <dir>   the archive folder to create (required)\n  --name <title>    the archive's name (default: after the first input)\n  --quiet           no progress line`,
   cdx: `The captures of a URL as pywb's CDX server lists them: urlkey, timestamp, url, mime, status,\ndigest, length, offset, filename (the WARC record holding the payload), by URL then time.\n\nusage: ${CDX_USAGE}\n\noptions:\n  --match <m>    exact (default), prefix (URLs starting with it), host, or domain (with subdomains)\n  --from, --to   timestamps of 1 to 14 digits (yyyyMMddHHmmss), inclusive\n  --limit <n>    at most n lines\n  --json         one JSON object a line instead of CDXJ lines`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,

@@ -3,12 +3,12 @@
  * command that opens it: never a stack trace from whichever query first reads the page.
  */
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
-import { runHarvest } from '../helpers/harvestCli.js';
+import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 
 const PAGE_SIZE = 4096;
 
@@ -17,6 +17,8 @@ describe('a damaged catalogue', () => {
   let site: BenchSite;
   let archiveDir: string;
   let catalogue: string;
+  /** The archived URLs and their files in the offline copy, before the damage. */
+  let archived: string[];
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'harvest-damaged-'));
@@ -25,6 +27,10 @@ describe('a damaged catalogue', () => {
     const crawl = await runHarvest(['crawl', `${site.origin}/`, '--out', archiveDir, '--quiet', '--delay-ms', '0']);
     assert.equal(crawl.status, 0, crawl.stderr);
     catalogue = path.join(archiveDir, 'catalogue.sqlite');
+    archived = listRecords(archiveDir)
+      .filter((u) => u.state === 'archived')
+      .map((u) => `${u.url} ${u.localPath}`)
+      .sort();
     // A page in the middle of the file turns to garbage, as a bad sector or a torn copy leaves it.
     const pages = Math.floor(statSync(catalogue).size / PAGE_SIZE);
     assert.ok(pages > 20, `${pages} pages`);
@@ -51,4 +57,21 @@ describe('a damaged catalogue', () => {
       assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
     });
   }
+
+  it('harvest repair rebuilds the catalogue from the WARC files, keeping the damaged folder', async () => {
+    const r = await runHarvest(['repair', archiveDir, '--quiet']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /^repaired .+ from 1 WARC file\(s\): \d+ answers in 1 capture\(s\)/m);
+    const kept = readdirSync(work).filter((n) => n.startsWith('archive.damaged-'));
+    assert.equal(kept.length, 1, readdirSync(work).join(', '));
+    assert.match(r.stderr, new RegExp(`the damaged archive is kept at .+${kept[0]}`));
+    const stats = await runHarvest(['stats', archiveDir]);
+    assert.equal(stats.status, 0, stats.stderr);
+    const now = listRecords(archiveDir).filter((u) => u.state === 'archived');
+    assert.deepEqual(now.map((u) => `${u.url} ${u.localPath}`).sort(), archived);
+    for (const u of now) assert.ok(existsSync(path.join(archiveDir, 'mirror', u.localPath!)), u.localPath!);
+    const again = await runHarvest(['repair', archiveDir]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /is not damaged .+nothing to repair/);
+  });
 });

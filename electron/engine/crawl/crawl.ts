@@ -304,6 +304,8 @@ export class Crawl {
     this.lastProgressMs = now;
     // Run from a timer: a write that fails here (a full disk) must stop the crawl, not the process.
     try {
+      // Before anything is written this tick: a folder moved since the last one stops the crawl.
+      this.archive.checkFolder();
       if (now - this.lastDurationCheckpointMs >= DURATION_CHECKPOINT_MS) {
         this.lastDurationCheckpointMs = now;
         this.archive.catalogue.setMeta('duration_ms', String(this.elapsedMs()));
@@ -365,6 +367,14 @@ export class Crawl {
   }
 
   private fail(e: unknown): void {
+    // A write that met the moved folder (in a document worker, say): the archive's own check says where it went.
+    if ((e as { code?: unknown }).code === 'EARCHIVEMOVED') {
+      try {
+        this.archive.checkFolder();
+      } catch (moved) {
+        e = moved;
+      }
+    }
     this.fatal ??= e instanceof Error ? e : new Error(String(e));
     if (this.state !== 'running') return;
     this.state = 'pausing';

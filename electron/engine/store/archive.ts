@@ -6,6 +6,7 @@ import { ARCHIVE_MARKER, CATALOGUE_FILE, MIRROR_DIR, newArchiveFolderProblem, TM
 import { linksInArchive, linksRefusal } from './archiveLinks.js';
 import { Catalogue } from './catalogue.js';
 import { Mirror } from './mirror.js';
+import { checkIdentity, identityOf, type FolderIdentity } from './folderIdentity.js';
 
 /** The catalogue, the offline copy, the WARC files, and the partial writes renamed into the mirror when complete. */
 export { CATALOGUE_FILE, MIRROR_DIR, TMP_DIR, WARC_DIR } from './archiveFolder.js';
@@ -20,12 +21,36 @@ export class ArchiveUsageError extends Error {
 
 /** An archive folder: the SQLite catalogue beside the browsable mirror. */
 export class Archive {
+  /** Opened for writing: the folder as opened, and a handle on it that follows it if it moves. */
+  private held: { identity: FolderIdentity; fd: number | undefined } | null = null;
+
   private constructor(
     readonly dir: string,
     readonly catalogue: Catalogue,
     readonly mirror: Mirror,
     readonly job: Job,
   ) {}
+
+  private hold(): this {
+    const identity = identityOf(this.dir);
+    if (identity === null) return this;
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.dir, 'r');
+    } catch {
+      // A folder can't be opened as a file everywhere (Windows): the identity check alone then.
+    }
+    this.held = { identity, fd };
+    return this;
+  }
+
+  /**
+   * Throws ArchiveMovedError (saying where it went, on Linux) if the folder opened for writing is no
+   * longer at its path; a crawl checks at each progress tick.
+   */
+  checkFolder(): void {
+    if (this.held !== null) checkIdentity(this.dir, this.held.identity, this.held.fd);
+  }
 
   /**
    * Starts a new archive in `dir`: created if missing, else it must be empty or an archive folder
@@ -53,7 +78,7 @@ export class Archive {
       catalogue.setMeta('robots_policy', job.politeness.respectRobots ? 'obeyed' : 'ignored');
     });
     mkdirSync(path.join(abs, MIRROR_DIR), { recursive: true });
-    return new Archive(abs, catalogue, mirrorOf(abs, { writable: true }), job);
+    return new Archive(abs, catalogue, mirrorOf(abs, { writable: true }), job).hold();
   }
 
   /** Opens an existing archive for writing (resume). */
@@ -71,7 +96,8 @@ export class Archive {
       throw new ArchiveUsageError(`${abs} was never started (its creation was interrupted); run 'harvest crawl' again`);
     }
     const job = parseJob(JSON.parse(raw));
-    return new Archive(abs, catalogue, mirrorOf(abs, { writable: !opts.readonly }), job);
+    const archive = new Archive(abs, catalogue, mirrorOf(abs, { writable: !opts.readonly }), job);
+    return opts.readonly ? archive : archive.hold();
   }
 
   /**
@@ -94,6 +120,8 @@ export class Archive {
 
   close(): void {
     this.catalogue.close();
+    if (this.held?.fd !== undefined) closeSync(this.held.fd);
+    this.held = null;
   }
 }
 

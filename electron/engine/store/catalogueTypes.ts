@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { RequestTiming } from '../../../shared/urlDetail.js';
 import type { CaptureOutcome } from '../../../shared/captures.js';
 import type { SkipReason, UrlState } from '../../../shared/crawl.js';
@@ -26,7 +27,7 @@ export class CatalogueDamagedError extends ArchiveFormatError {
     detail: string,
   ) {
     super(
-      `the catalogue ${file} is damaged (${detail}); the WARC files beside it are not: restore the catalogue from a backup, or crawl again into a new folder`,
+      `the catalogue ${file} is damaged (${detail}); the WARC files beside it are not: rebuild it from them with 'harvest repair ${path.dirname(file)}', or restore it from a backup`,
     );
     this.name = 'CatalogueDamagedError';
   }

@@ -3,17 +3,37 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { resolveInside } from '../url/localPath.js';
+import { checkIdentity, identityOf, type FolderIdentity } from './folderIdentity.js';
 
 /** The browsable copy: files under `<archive>/mirror/`; a complete file is never left half replaced. */
 export class Mirror {
   private readonly knownDirs = new Set<string>();
   private tmpCounter = 0;
+  /** The folder `root` was when first met: a write checks it is still there (see checkRoot). */
+  private rootIdentity: FolderIdentity | null;
 
   /** `tmpDir` must be on the same file system as `root`, so renames from it stay atomic. */
   constructor(
     readonly root: string,
     readonly tmpDir: string,
-  ) {}
+  ) {
+    this.rootIdentity = identityOf(root);
+  }
+
+  /**
+   * Before each write (a stat, some microseconds against a fetch): the archive folder moved or
+   * renamed mid-crawl must not be made again at its old path by the recursive mkdir below, nor
+   * split between two folders, so the write throws ArchiveMovedError, which stops the crawl.
+   */
+  private checkRoot(): void {
+    if (this.rootIdentity === null) {
+      // A root that never existed is made here, once, and held from then on.
+      if (identityOf(this.root) === null) mkdirSync(this.root, { recursive: true });
+      this.rootIdentity = identityOf(this.root);
+      return;
+    }
+    checkIdentity(this.root, this.rootIdentity);
+  }
 
   /** Readies for writing; whatever a killed process left half-written was never renamed in. */
   discardPartialWrites(): void {
@@ -27,10 +47,11 @@ export class Mirror {
 
   /** Writes via a temporary file and a rename, so a crash never leaves a half file under the final name. */
   async write(localPath: string, data: Buffer | string): Promise<void> {
+    this.checkRoot();
     const abs = this.absolutePath(localPath);
     const dir = path.dirname(abs);
     if (!this.knownDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
+      for (const d of this.foldersBelowRoot(dir)) await mkdir(d).catch((e: NodeJS.ErrnoException) => this.madeOrThere(e));
       this.knownDirs.add(dir);
     }
     const tmp = this.nextTmp();
@@ -51,10 +72,17 @@ export class Mirror {
    * still queued in the catalogue, and the URL's next fetch replaces it.
    */
   writeSync(localPath: string, data: Uint8Array | string): void {
+    this.checkRoot();
     const abs = this.absolutePath(localPath);
     const dir = path.dirname(abs);
     if (!this.knownDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
+      for (const d of this.foldersBelowRoot(dir)) {
+        try {
+          mkdirSync(d);
+        } catch (e) {
+          this.madeOrThere(e as NodeJS.ErrnoException);
+        }
+      }
       this.knownDirs.add(dir);
     }
     let fd: number;
@@ -84,6 +112,22 @@ export class Mirror {
       rmSync(tmp, { force: true });
       throw e;
     }
+  }
+
+  /**
+   * The folders from the root's first child down to `dir`, made one at a time rather than
+   * recursively: a root that moved away between checkRoot and here is never made again at its old
+   * path, as its child's mkdir fails (ENOENT) instead.
+   */
+  private foldersBelowRoot(dir: string): string[] {
+    const parts = path.relative(this.root, dir).split(path.sep).filter((p) => p !== '');
+    return parts.map((_, i) => path.join(this.root, ...parts.slice(0, i + 1)));
+  }
+
+  private madeOrThere(e: NodeJS.ErrnoException): void {
+    if (e.code === 'EEXIST') return;
+    if (e.code === 'ENOENT' && this.rootIdentity !== null) this.checkRoot();
+    throw e;
   }
 
   private nextTmp(): string {

@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { ArchiveFormatError, ArchiveInUseError, CatalogueDamagedError } from '../catalogueTypes.js';
 import { ADDED_COLUMNS, SCHEMA_INDEXES_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from '../schema.js';
 
@@ -50,9 +52,100 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     if (isBusy(e)) throw new ArchiveInUseError(file);
     if (e instanceof ArchiveFormatError) throw e;
     if (isCorrupt(e)) throw new CatalogueDamagedError(file, (e as Error).message);
+    if (opts.readonly && needsSideFiles(e) && !writableFolder(file)) return openInMemory(file);
+    const full = fullDisk(file, e);
+    if (full) throw new ArchiveFormatError(full);
     throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
   }
   return db;
+}
+
+/**
+ * Closes a catalogue opened for writing, leaving no write-ahead log: the log copied into the file
+ * and the file switched back to a rollback journal, so that the archive, copied alone to read-only
+ * storage or read on a full disk, opens without SQLite creating its -wal and -shm files (a file in
+ * WAL mode can't be read without them). The next open for writing switches to WAL again. Where
+ * this fails (a full disk) the log stays and is recovered by the next open.
+ */
+export function closeDatabase(db: Database.Database): void {
+  if (!db.open) return;
+  if (!db.readonly) {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.pragma('journal_mode = DELETE');
+    } catch {
+      // Left in WAL mode: nothing is lost, see above.
+    }
+  }
+  db.close();
+}
+
+/** SQLite wanted to make or write its -wal or -shm file beside the catalogue (a WAL-mode file, read). */
+function needsSideFiles(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? '';
+  return code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR');
+}
+
+function writableFolder(file: string): boolean {
+  try {
+    accessSync(path.dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A catalogue in WAL mode (made before closeDatabase, or by a crawl that was killed) in a folder that
+ * can't be written: read into memory, marked as a rollback-journal file there, so nothing needs to
+ * be created beside it. A write-ahead log beside it holds commits the file lacks, and can't be
+ * read without writing: then the archive must be copied somewhere writable first.
+ */
+function openInMemory(file: string): Database.Database {
+  const wal = `${file}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) {
+    throw new ArchiveFormatError(
+      `cannot open catalogue ${file}: its write-ahead log ${wal} can't be read where the folder is read-only; copy the archive to writable storage and open it there`,
+    );
+  }
+  const bytes = readFileSync(file);
+  // The file format's read and write versions: 2 is WAL, 1 a rollback journal.
+  if (bytes.length >= 100) bytes[18] = bytes[19] = 1;
+  let db: Database.Database;
+  try {
+    db = new Database(bytes, { readonly: true });
+  } catch (e) {
+    throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
+  }
+  try {
+    checkPages(db, file);
+    db.prepare('SELECT 1 FROM meta LIMIT 1').get();
+  } catch (e) {
+    db.close();
+    if (e instanceof ArchiveFormatError) throw e;
+    if (isCorrupt(e)) throw new CatalogueDamagedError(file, (e as Error).message);
+    throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
+  }
+  return db;
+}
+
+/**
+ * The message for an open that failed because the disk holding the catalogue is full (SQLite says
+ * "disk I/O error" when it can't size its -shm file, which reads as damage); null otherwise.
+ */
+function fullDisk(file: string, e: unknown): string | null {
+  const code = (e as { code?: string }).code ?? '';
+  if (!code.startsWith('SQLITE_IOERR') && !code.startsWith('SQLITE_FULL')) return null;
+  let free: number;
+  try {
+    const fs = statfsSync(path.dirname(file));
+    free = fs.bavail * fs.bsize;
+  } catch {
+    return null;
+  }
+  // SQLite's shared-memory file takes 32 KB at a time.
+  if (free >= 64 * 1024) return null;
+  return `cannot open catalogue ${file}: the disk holding it is full (${free} bytes free), and SQLite needs room beside it to read it; the catalogue is not damaged: free some space and try again`;
 }
 
 /**
@@ -63,7 +156,9 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
 function checkPages(db: Database.Database, file: string): void {
   const rows = db.pragma('quick_check(3)') as { quick_check: string }[];
   if (rows.length === 1 && rows[0]!.quick_check === 'ok') return;
-  throw new CatalogueDamagedError(file, `SQLite quick_check: ${rows.map((r) => r.quick_check).join('; ')}`);
+  // One line: quick_check's findings can span several ('*** in database main ***' and the pages).
+  const findings = rows.map((r) => r.quick_check.replace(/\s*\n\s*/g, ' ')).join('; ');
+  throw new CatalogueDamagedError(file, `SQLite quick_check: ${findings}`);
 }
 
 function isCorrupt(e: unknown): boolean {

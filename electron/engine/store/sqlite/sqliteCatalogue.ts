@@ -21,7 +21,7 @@ import type {
 } from '../catalogueTypes.js';
 import { SqliteCaptureRows } from './captureRows.js';
 import { SqliteCatalogueQueries } from './catalogueQueries.js';
-import { hasColumn, openDatabase } from './database.js';
+import { closeDatabase, hasColumn, openDatabase } from './database.js';
 import { SqliteMeta } from './metaRows.js';
 import { SqlitePayloadRows } from './payloadRows.js';
 import { SqliteUrlRows } from './urlRows.js';
@@ -56,7 +56,7 @@ export class SqliteCatalogue implements CatalogueStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    closeDatabase(this.db);
   }
 
   /**
