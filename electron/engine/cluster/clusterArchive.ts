@@ -82,6 +82,7 @@ export async function clusterArchive(db: pg.Pool, store: string, dir: string): P
     // The shared mirror stands in for the archive's own (empty) one.
     rmdirSync(archive.mirror.root);
     symlinkSync(path.resolve(store, MIRROR_DIR), archive.mirror.root, 'dir');
+    archive.mirror.adoptRoot();
     const c = archive.catalogue;
     const ids = new Map<string, number>();
     const later: { id: number; redirectTo: string | null; fetchedAt: string | null; answer: Pick<UrlCapture, 'httpStatus' | 'contentType' | 'bytes' | 'localPath'> }[] = [];

@@ -35,6 +35,14 @@ export class Mirror {
     checkIdentity(this.root, this.rootIdentity);
   }
 
+  /**
+   * The root was replaced on purpose (a cluster export's shared mirror stands in for the archive's
+   * own): the folder it names now is the one held from here on.
+   */
+  adoptRoot(): void {
+    this.rootIdentity = identityOf(this.root);
+  }
+
   /** Readies for writing; whatever a killed process left half-written was never renamed in. */
   discardPartialWrites(): void {
     rmSync(this.tmpDir, { recursive: true, force: true });
