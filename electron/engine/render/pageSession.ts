@@ -1,9 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import { corsAllows, corsOrigin } from './cors.js';
 import { CLICK_LOAD_MORE, SCROLL_STEP, serializeDom } from './inPage.js';
 import { NetworkWatch } from './networkWatch.js';
-import { RenderAbortedError, type PageResponse, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
+import { PAGE_GUARD } from './pageGuard.js';
+import type { RendererMemoryWatch } from './rendererMemory.js';
+import { PageMemoryError, RenderAbortedError, type PageResponse, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
 
 export const VIEWPORT = { width: 1280, height: 800 };
 /** Thumbnails are the first screenful scaled to a quarter: 320 x 200. */
@@ -80,7 +82,10 @@ interface Current {
  * own load on a small machine). Storage is shared between its renders, as in one visitor's browser.
  * Every request goes through one route handler, which answers the first navigation with the page's
  * own response and everything else through the render's broker; navigations the page's scripts
- * start are refused and reported. A slot whose page crashed or whose browser died is not reused.
+ * start are refused and reported. Every document runs the page guard first (no WebRTC, no
+ * `window.open`); a popup the page still opens (a link or form with a target) is closed as soon as
+ * it appears, and its requests are refused, never answered through the render's broker. A slot
+ * whose page crashed or whose browser died is not reused.
  */
 export class PageSlot {
   private current: Current | null = null;
@@ -91,15 +96,20 @@ export class PageSlot {
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly cdp: CDPSession,
+    private readonly memory: RendererMemoryWatch | null,
   ) {
     page.on('crash', () => (this.broken = true));
   }
 
-  static async open(browser: Browser): Promise<PageSlot> {
+  static async open(browser: Browser, memory: RendererMemoryWatch | null): Promise<PageSlot> {
     const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, serviceWorkers: 'block', acceptDownloads: false });
     try {
+      await context.addInitScript(PAGE_GUARD);
       const page = await context.newPage();
-      const slot = new PageSlot(context, page, await context.newCDPSession(page));
+      context.on('page', (popup) => {
+        if (popup !== page) void popup.close().catch(() => {});
+      });
+      const slot = new PageSlot(context, page, await context.newCDPSession(page), memory);
       await context.route('**/*', (route) => {
         const handled = slot.handle(route).finally(() => slot.handlers.delete(handled));
         slot.handlers.add(handled);
@@ -128,6 +138,10 @@ export class PageSlot {
       return;
     }
     const req = route.request();
+    if (!this.ownRequest(req)) {
+      await route.abort('blockedbyclient').catch(() => {});
+      return;
+    }
     cur.net.started();
     try {
       if (req.isNavigationRequest() && req.frame() === this.page.mainFrame()) {
@@ -151,6 +165,16 @@ export class PageSlot {
       await route.abort('failed').catch(() => {});
     } finally {
       cur.net.finished();
+    }
+  }
+
+  /** A request of the slot's own page (any of its frames), not of a popup it opened. */
+  private ownRequest(req: Request): boolean {
+    try {
+      return req.frame().page() === this.page;
+    } catch {
+      // No frame: a worker's request. Service workers are blocked; dedicated workers belong to the page.
+      return true;
     }
   }
 
@@ -183,7 +207,10 @@ export class PageSlot {
     let onExit = () => {};
     try {
       const failed = new Promise<never>((_, reject) => {
-        onCrash = () => reject(new Error('the page crashed (out of memory, or the renderer died)'));
+        onCrash = () => {
+          const stop = this.memory?.claim();
+          reject(stop ? new PageMemoryError(stop.rssMb, stop.capMb) : new Error('the page crashed (out of memory, or the renderer died)'));
+        };
         onExit = () => reject(new Error('the browser exited'));
         this.page.once('crash', onCrash);
         browser?.once('disconnected', onExit);

@@ -77,3 +77,11 @@ export class RenderFailedError extends Error {
     this.name = 'RenderFailedError';
   }
 }
+
+/** A page whose renderer process went over its memory cap and was stopped: not tried again (it would do the same). */
+export class PageMemoryError extends RenderFailedError {
+  constructor(rssMb: number, capMb: number) {
+    super(`out of memory: the page's renderer process reached ${rssMb} MB, over the ${capMb} MB cap, and was stopped`);
+    this.name = 'PageMemoryError';
+  }
+}
