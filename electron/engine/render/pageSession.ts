@@ -173,8 +173,9 @@ export class PageSlot {
     try {
       return req.frame().page() === this.page;
     } catch {
-      // No frame: a worker's request. Service workers are blocked; dedicated workers belong to the page.
-      return true;
+      // No frame yet: a new window's first navigation (a popup). Otherwise a worker's request:
+      // service workers are blocked, and dedicated workers belong to the page.
+      return !req.isNavigationRequest();
     }
   }
 
