@@ -87,8 +87,10 @@ export async function capture(page: Page, cdp: CDPSession, cur: Current, policy:
   }
   if (navigations.length === 0) {
     await settle();
-    // A redirect the page scheduled while loading is followed before anything else is done.
-    await Promise.race([step(WAIT_FOR_TIMERS), navigation]);
+    // A redirect the page scheduled while loading is followed before anything else is done. The
+    // wait runs on the page's own timers, which its scripts may have broken: bounded, and no failure.
+    const left = deadline.left(CAPTURE_RESERVE_MS);
+    if (left > 0) await Promise.race([within(page.evaluate(WAIT_FOR_TIMERS), left, 'waiting for the timers').catch(() => {}), navigation]);
   }
   let clicks = 0;
   for (let steps = 0; steps < MAX_SCROLL_STEPS && deadline.left(CAPTURE_RESERVE_MS) > 0; steps++) {
@@ -104,7 +106,7 @@ export async function capture(page: Page, cdp: CDPSession, cur: Current, policy:
   const reserve = Math.max(1, Math.max(deadline.left(), CAPTURE_RESERVE_MS));
   const html = await within(page.evaluate(serializeDom(navigations[0] ?? null)) as Promise<string>, reserve, 'serializing the page');
   // A page that left by script before its first paint is never painted: its pictures are blank.
-  const painted = navigations.length === 0 || (await step<boolean>(`performance.getEntriesByType('paint').length > 0`));
+  const painted = navigations.length === 0 || ((await within(page.evaluate(`performance.getEntriesByType('paint').length > 0`), reserve, 'reading whether the page was painted')) as boolean);
   const thumbnail = painted ? await thumbnailOf(cdp, reserve) : blankPng(THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT);
   const screenshot = !policy.screenshots ? null : painted ? await screenshotOf(page, reserve) : blankPng(VIEWPORT.width, VIEWPORT.height);
   return { html, navigations, routes: cur.routes, thumbnail, screenshot, timedOut };

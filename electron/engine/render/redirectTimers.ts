@@ -10,7 +10,7 @@
  */
 
 /** The longest timer waited for. */
-export const REDIRECT_TIMER_MS = 1_000;
+const REDIRECT_TIMER_MS = 1_000;
 
 const DUE = `Symbol.for('harvest.loadTimersDue')`;
 
