@@ -35,6 +35,8 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --peers a,b | --no-peers  peers in scenarios 1 and 2 (${Object.keys(PEERS).join(', ')}) [all]
   --real-sites a,b          scenario 11's sites (postgresql, apache, python) [all three]
   --real-rounds N           scenario 11's alternating runs of each crawler per site [3]
+  --baseline FILE           scenario 11 also runs this harvest.js (an earlier build) in its alternation
+  --no-stage-table          scenario 11 without its profiled crawls
   --cap S                   seconds each peer may run [180]
   --harvest-cap S           seconds each Harvest crawl may run [3600]
   --render-site N           site size for scenario 7 [1000]
@@ -60,6 +62,8 @@ const { values: o } = parseArgs({
     cap: { type: 'string', default: '180' },
     'real-sites': { type: 'string', default: Object.keys(REAL_SITES).join(',') },
     'real-rounds': { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+    'no-stage-table': { type: 'boolean', default: false },
     'harvest-cap': { type: 'string', default: '3600' },
     'render-site': { type: 'string', default: '1000' },
     'render-pages': { type: 'string', default: '2' },
@@ -111,6 +115,8 @@ const ctx = {
   cap: positive('cap', o.cap),
   realSites,
   realRounds: positive('real-rounds', o['real-rounds']),
+  baseline: o.baseline ? path.resolve(o.baseline) : null,
+  stageTable: !o['no-stage-table'],
   harvestCap: positive('harvest-cap', o['harvest-cap']),
   renderSitePages: positive('render-site', o['render-site']),
   renderPages: positive('render-pages', o['render-pages']),

@@ -31,6 +31,8 @@ function crawlers(ctx, origin, dir) {
       disk: d,
     }),
   };
+  // An earlier build of Harvest, run in the same alternation: before -> after on one loaded machine.
+  if (ctx.baseline) out['harvest-baseline'] = (d) => ({ cmd: [process.execPath, ctx.baseline, ...harvestArgs(origin, d)], disk: d });
   if (ctx.peers.includes('httrack')) out.httrack = (d) => ({ cmd: ['httrack', `${origin}/`, '-O', d, '-q', '-c8', '-%c0', '-A0', '-%!'], disk: d });
   return Object.fromEntries(Object.entries(out).map(([name, make]) => [name, make(path.join(dir, name))]));
 }
@@ -104,8 +106,11 @@ export async function realSitesBench(ctx) {
       const medians = Object.fromEntries(Object.entries(runs).map(([crawler, rs]) => [crawler, summary(rs, (r) => r.requests)]));
       const h = medians.harvest;
       const w = medians['wget-warc'];
-      ctx.log(`scenario 11: ${name}: profiled Harvest crawl for the stage table`);
-      const stages = await profiledCrawl(ctx, nginx, name, path.join(siteDir, 'profiled'), h);
+      let stages = null;
+      if (ctx.stageTable) {
+        ctx.log(`scenario 11: ${name}: profiled Harvest crawl for the stage table`);
+        stages = await profiledCrawl(ctx, nginx, name, path.join(siteDir, 'profiled'), h);
+      }
       sites[name] = {
         title: REAL_SITES[name].title,
         dir: REAL_SITES[name].dir,
@@ -119,5 +124,5 @@ export async function realSitesBench(ctx) {
   } finally {
     await nginx.stop();
   }
-  return { rounds: ctx.realRounds, cpuAim: CPU_AIM, cpuTargetSites: CPU_TARGET_SITES.filter((s) => names.includes(s)), sites };
+  return { rounds: ctx.realRounds, baseline: ctx.baseline, cpuAim: CPU_AIM, cpuTargetSites: CPU_TARGET_SITES.filter((s) => names.includes(s)), sites };
 }

@@ -13,9 +13,11 @@ export function realSitesMarkdown(s11) {
   }
   out.push('');
   for (const s of Object.values(s11.sites)) {
-    const others = Object.entries(s.medians).filter(([c]) => c !== 'harvest' && c !== 'wget-warc');
+    const others = Object.entries(s.medians).filter(([c]) => !c.startsWith('harvest') && c !== 'wget-warc');
     const extra = others.map(([c, m]) => `; against ${c}: CPU per request ${f(s.medians.harvest.cpuMsPerRequest / m.cpuMsPerRequest, 2)}×, wall ${f(s.medians.harvest.wallSeconds / m.wallSeconds, 2)}×`).join('');
-    out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}.`);
+    const base = s.medians['harvest-baseline'];
+    const before = base ? `; against the baseline build (${s11.baseline}): CPU per request ${f(base.cpuMsPerRequest, 2)} -> ${f(s.medians.harvest.cpuMsPerRequest, 2)} ms, peak RSS ${f(base.maxRssMiB, 1)} -> ${f(s.medians.harvest.maxRssMiB, 1)} MiB` : '';
+    out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}${before}.`);
   }
   out.push('');
   const profiled = Object.values(s11.sites).filter((s) => s.stages && !s.stages.error);
