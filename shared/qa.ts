@@ -95,3 +95,37 @@ export interface QaPageDetail {
   reference: QaEvidence;
   copy: QaEvidence;
 }
+
+/**
+ * What became of one resource a patch went for: fetched now; already in the archive (the copy
+ * asks for it at an address the offline copy cannot serve, such as one a script builds with a
+ * query); refused by the job's rules (scope, robots.txt, address) or answered with an error; or
+ * left queued by a run that stopped before it.
+ */
+export type QaPatchOutcome = 'fetched' | 'archived-before' | 'skipped' | 'failed' | 'queued';
+
+export interface QaPatchedResource {
+  url: string;
+  /** The type the reference loaded it as (image, fetch, stylesheet…). */
+  type: string;
+  /** Pages of the analysis that lacked it. */
+  pages: number;
+  outcome: QaPatchOutcome;
+  /** Why it was not fetched (the skip reason, the HTTP status, the error); null when it was. */
+  detail: string | null;
+}
+
+/** One page's figures before a patch and after it was analysed again. */
+export interface QaPatchedPage {
+  url: string;
+  before: Pick<QaPageResult, 'textMatch' | 'screenshotMatch'> & { missing: number };
+  after: Pick<QaPageResult, 'textMatch' | 'screenshotMatch'> & { missing: number };
+}
+
+/** What `harvest patch` (or Patch missing resources) did to a capture. */
+export interface QaPatchReport {
+  capture: number;
+  resources: QaPatchedResource[];
+  /** The pages analysed again: those that lacked a resource fetched now. */
+  pages: QaPatchedPage[];
+}

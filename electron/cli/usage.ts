@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  * that `harvest` loads a command's module (and its dependencies) only when that command runs.
  */
 
-export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'repair', 'import', 'cdx', 'report', 'qa', 'thumbnails', 'control', 'cluster', 'worker'] as const;
+export const COMMANDS = ['crawl', 'resume', 'recrawl', 'changes', 'captures', 'stats', 'list', 'extract', 'export', 'metadata', 'verify', 'serve', 'search', 'reindex', 'repair', 'import', 'cdx', 'report', 'qa', 'patch', 'thumbnails', 'control', 'cluster', 'worker'] as const;
 export type CliCommand = (typeof COMMANDS)[number];
 
 /** The command line itself is wrong: reported with the command's usage line, exit status 2. */
@@ -30,6 +30,7 @@ export const IMPORT_USAGE = 'harvest import <file-or-folder>... --out <archive-d
 export const CDX_USAGE = 'harvest cdx <archive-dir> <url> [--match exact|prefix|host|domain] [--from <ts>] [--to <ts>] [--limit <n>] [--json]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
 export const QA_USAGE = 'harvest qa <archive-dir> [--capture N] [--limit N] [--fresh] [--json] [--browser-path <file>] [--quiet]';
+export const PATCH_USAGE = 'harvest patch <archive-dir> [--json] [--browser-path <file>] [--quiet]';
 
 /** Each command's one-line synopsis, printed when it is called wrongly. */
 export const SYNOPSIS: Record<CliCommand, string> = {
@@ -52,6 +53,7 @@ export const SYNOPSIS: Record<CliCommand, string> = {
   cdx: CDX_USAGE,
   report: REPORT_USAGE,
   qa: QA_USAGE,
+  patch: PATCH_USAGE,
   thumbnails: THUMBNAILS_USAGE,
   control: CONTROL_USAGE,
   cluster: 'harvest cluster init --db <postgres-url> --name <n> <url>... [crawl options] | status --db <url> [--json] | export --db <url> --store <dir> --format wacz|warc|zip|bagit --out <path>',
@@ -117,6 +119,7 @@ export const COMMAND_HELP: Record<CliCommand, string> = {
   cdx: `The captures of a URL as pywb's CDX server lists them: urlkey, timestamp, url, mime, status,\ndigest, length, offset, filename (the WARC record holding the payload), by URL then time.\n\nusage: ${CDX_USAGE}\n\noptions:\n  --match <m>    exact (default), prefix (URLs starting with it), host, or domain (with subdomains)\n  --from, --to   timestamps of 1 to 14 digits (yyyyMMddHHmmss), inclusive\n  --limit <n>    at most n lines\n  --json         one JSON object a line instead of CDXJ lines`,
   report: `Write the archive's quality report for the collection record.\n\nusage: ${REPORT_USAGE}\n\noptions:\n  --format <f>       html (one self-contained printable file), json or md (required)\n  --out, -o <file>   write to <file> instead of standard output`,
   qa: `Compare each archived HTML page as the site shows it now with its offline copy, both rendered in\nthe same browser: text match, screenshot match, resources the copy could not load, dead links.\nResults are kept in the archive (a second run resumes; --fresh starts again) and go into the QA\nreport. Exit 0 when every page was compared, 1 when some could not be.\n\nusage: ${QA_USAGE}\n\noptions:\n  --capture <n>           the capture to analyse (only the newest: the offline copy holds its pages)\n  --limit <n>             analyse at most n pages (a sample)\n  --fresh                 analyse again pages an earlier run analysed\n  --json                  every analysed page, worst first, as JSON on standard output\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,
+  patch: `Fetch into the newest capture every resource its page analysis (harvest qa) found missing, by\nthe job's scope, politeness, robots.txt and address rules, as a resume of the crawl does (WARC\nrecords, offline copy, catalogue), then analyse again the pages that lacked one fetched now and\nprint each page's figures before and after. Exit 0 when the run ended, 130 when interrupted (run it\nagain to go on).\n\nusage: ${PATCH_USAGE}\n\noptions:\n  --json                  what became of each resource and the pages' figures before and after, as JSON\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,
   control: `Change a crawl's politeness while it runs (within a second, whichever process runs it), or for\nits next run when none is running. The change is kept with the job.\n\nusage: ${CONTROL_USAGE}\n\noptions:\n  --connections <n>   requests at once per host (1-64)\n  --delay-ms <ms>     a fixed gap between the starts of two requests to one host\n  --adaptive-delay    twice the host's last response time, at least 250 ms\n\nA cluster harvest (--db): every worker takes the change before its next batch, and\n  --workers <n>       only the first n live workers (by id) lease; the others stand by\n  --all-workers       every live worker leases again\n  --pause             workers finish the batches they hold and take no new one\n  --resume            workers take batches again`,
   thumbnails: `Make the missing thumbnails of an archive's pages from its offline copy, with nothing but\nthe copy reachable (written under thumbnails/, not to the WARC).\n\nusage: ${THUMBNAILS_USAGE}\n\noptions:\n  --browser-path <file>   the Chromium/Chrome/Edge to use (default: the job's, $HARVEST_CHROMIUM, the usual places)\n  --quiet                 no progress line`,
   serve: `Run the app in a browser: prints a http://127.0.0.1 address with a secret token to open.\nCtrl-C pauses running crawls (checkpointed) and exits.\n\nusage: ${SYNOPSIS.serve}\n\noptions:\n  --port <n>         the app's port (default: any free port)\n  --data-dir <dir>   where jobs are kept (default: the per-user data folder)\n  --open <dir>       add an archive folder on disk (say, one kept when its job was deleted) to the library (repeatable)`,

@@ -15,6 +15,8 @@ export interface AnalyseOptions {
   limit?: number;
   /** Analyse again pages that already have a result (it replaces theirs). */
   fresh?: boolean;
+  /** Analyse exactly these pages again (a patch's), whatever an earlier run found; their results are replaced. */
+  pages?: string[];
   signal: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -52,9 +54,10 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     store.clear(capture);
     await clearEvidence(archive.dir, capture);
   }
-  const done = store.analysed(capture);
+  const done = opts.pages === undefined ? store.analysed(capture) : new Set<string>();
   const urls: string[] = [];
-  for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
+  if (opts.pages !== undefined) urls.push(...opts.pages);
+  else for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
   const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
   const pool = new BrowserPool({ ...settings, screenshots: false });
   const files = new ArchivedFiles(archive);
