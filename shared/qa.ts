@@ -67,6 +67,12 @@ export interface QaRunStatus {
   /** Time left at this run's rate so far; null until a page is done. */
   etaMs: number | null;
   error: string | null;
+  /**
+   * Set for a patch (Patch missing resources): 'fetching' while its crawl run fetches what was
+   * missing (done and total then stay 0), 'analysing' while the pages that lacked something fetched
+   * are analysed again, and what it did once it is done.
+   */
+  patch?: { phase: 'fetching' | 'analysing'; report: null } | { phase: 'done'; report: QaPatchReport };
 }
 
 /** One page of a capture's results, worst first, with the figures of all of them. */

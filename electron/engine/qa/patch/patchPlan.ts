@@ -39,6 +39,9 @@ export class PatchUsageError extends Error {
 export function queuePatch(archive: Archive): PatchPlan {
   const c = archive.catalogue;
   const capture = c.currentCapture();
+  const state = c.getMeta('state');
+  // A patch completes a crawl; one still under way (or paused) would be resumed whole by the patch's run.
+  if (state !== 'finished') throw new PatchUsageError(`capture ${capture} is not finished (${state ?? 'never started'}): resume its crawl first`);
   const results = new QaStore(c.sqlite).results(capture);
   if (results.length === 0) throw new PatchUsageError(`capture ${capture} has no page analysis to patch from: run harvest qa first`);
   const targets = new Map<string, PatchTarget>();
