@@ -109,6 +109,13 @@ describe('harvest patch: fetching what the analysis found missing', { skip: exis
     const now = (JSON.parse(again.stdout) as { pages: QaPageResult[] }).pages.find((p) => p.url === `${origin}/`)!;
     assert.deepEqual(now.missing.map((m) => m.url).sort(), [`${farOrigin}/far.png`, `${origin}/private/hidden.png`].sort());
 
+    // Patching again finds only what the rules keep out, and fetches nothing.
+    const second = await runHarvest(['patch', archive(), '--json', '--quiet', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
+    assert.equal(second.status, 0, second.stderr);
+    const secondReport = JSON.parse(second.stdout) as QaPatchReport;
+    assert.deepEqual(secondReport.resources.map((r) => r.outcome), ['skipped', 'skipped'], second.stdout);
+    assert.deepEqual(secondReport.pages, []);
+
     // The fetched resources are WARC records of the archive, and its WACZ still verifies.
     const warcDir = path.join(archive(), 'warc');
     const uris = new Set<string | null>();

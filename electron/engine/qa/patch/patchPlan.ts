@@ -10,7 +10,10 @@ export interface PatchTarget {
   url: string;
   type: string;
   pages: string[];
-  /** Archived before the patch: the copy asks for it at an address the offline copy cannot serve. */
+  /**
+   * Archived before the analysis that found it missing: the copy asks for it at an address the
+   * offline copy cannot serve. (One archived since, by an interrupted patch, counts as fetched.)
+   */
   archivedBefore: boolean;
 }
 
@@ -54,14 +57,18 @@ export function queuePatch(archive: Archive): PatchPlan {
       before.set(page.url, page);
     }
   }
+  const fetchedAt = c.sqlite.prepare('SELECT fetched_at AS at FROM urls WHERE id = ?');
   const frontier = new Frontier(archive.job, c, new ProgressMeter(c.countByState(), c.countBySkipReason(), c.totalBytes()), () => {});
   c.transaction(() => {
     for (const t of targets.values()) {
       const page = c.lookup(t.pages[0]!);
       if (page === undefined) continue;
       const known = c.lookup(t.url);
-      t.archivedBefore = known !== undefined && known.capture === capture && (known.state === 'archived' || known.state === 'redirect');
-      if (t.archivedBefore) continue;
+      if (known !== undefined && known.capture === capture && (known.state === 'archived' || known.state === 'redirect')) {
+        const at = (fetchedAt.get(known.id) as { at: string | null } | undefined)?.at ?? null;
+        t.archivedBefore = at === null || t.pages.every((p) => at < before.get(p)!.analysedAt);
+        continue;
+      }
       const requisite = REQUISITES[t.type];
       const row = frontier.admit({
         url: t.url,
