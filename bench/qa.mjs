@@ -58,6 +58,7 @@ export async function qaBench(ctx) {
       treeRssMiB: run.treeRssMiB,
       maxRssMiB: run.maxRssMiB,
       cpuSeconds: run.cpuSeconds,
+      cpuMsPerPage: run.cpuSeconds == null || pages.length === 0 ? null : round((run.cpuSeconds * 1000) / pages.length),
       minTextMatch: min('textMatch'),
       minScreenshotMatch: min('screenshotMatch'),
       belowAim: compared.filter((p) => p.textMatch < 0.95 || p.screenshotMatch < 0.9).length,
@@ -74,7 +75,7 @@ export async function qaBench(ctx) {
 export function qaSummary(r) {
   return [
     `analysed ${r.analysed} of ${r.sitePages} pages in ${r.wallSeconds} s (${r.ended}) = ${r.pagesPerMin} pages/min, ${r.minutesPer1000} min per 1,000 pages (aim ${r.aimPagesPerMin} pages/min: ${r.pagesPerMin >= r.aimPagesPerMin ? 'met' : 'missed'})`,
-    `peak RSS ${r.treeRssMiB} MiB over the process tree (largest process ${r.maxRssMiB} MiB); CPU ${r.cpuSeconds} s; load ${r.loadavg}`,
+    `peak RSS ${r.treeRssMiB} MiB summed over the process tree (largest process ${r.maxRssMiB} MiB); CPU ${r.cpuSeconds} s = ${r.cpuMsPerPage} ms per page; load ${r.loadavg}`,
     `scores: lowest text ${r.minTextMatch}, lowest screenshot ${r.minScreenshotMatch}; ${r.belowAim} pages below 0.95 text / 0.9 screenshot, ${r.withMissing} with missing resources, ${r.errors} not compared`,
   ];
 }

@@ -138,9 +138,15 @@ export class QaManager {
   pause(id: string): QaRunStatus {
     const r = this.running.get(id);
     if (!r) throw new HostError('conflict', 'no analysis of this archive is running');
-    // A patch's fetching is the job's crawl: paused as the job is.
-    if (r.status.patch?.phase === 'fetching') this.jobs.pause(id);
-    else r.abort.abort();
+    r.abort.abort();
+    // A patch's fetching is the job's crawl: paused as the job is (unless its run has just ended).
+    if (r.status.patch?.phase === 'fetching') {
+      try {
+        this.jobs.pause(id);
+      } catch (e) {
+        if (!(e instanceof HostError)) throw e;
+      }
+    }
     return { ...r.status };
   }
 
@@ -178,11 +184,11 @@ export class QaManager {
     });
   }
 
-  /** Abandons every running analysis (results so far are kept) and waits for them to let go of their archives. */
+  /** Abandons every running analysis (results so far are kept; a patch's fetching is paused with its job) and waits for them to let go of their archives. */
   async shutdown(): Promise<void> {
-    const runs = [...this.running.values()];
-    for (const r of runs) r.abort.abort();
-    await Promise.all(runs.map((r) => r.done));
+    const runs = [...this.running.entries()];
+    for (const [id] of runs) this.pause(id);
+    await Promise.all(runs.map(([, r]) => r.done));
   }
 
   private browserFor(browserPath: string | null): string {
