@@ -199,7 +199,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   const address = missing
     ? missing
     : lost
-    ? 'Address not reported: a file that is not a page, or a place outside this archive (refused)'
+    ? 'Followed a link to an address not reported: a file that is not a page, or a place outside this archive (refused)'
     : page === undefined
       ? '…'
       : page
