@@ -80,7 +80,12 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'jobs.create': (a) => jobs.create(a.job, a.archiveDir),
     'jobs.update': (a) => jobs.update(a.id, a.job),
     'jobs.duplicate': (a) => jobs.duplicate(a.id),
-    'jobs.delete': (a) => jobs.delete(a.id, a.deleteArchive),
+    'jobs.delete': (a) => {
+      const report = jobs.delete(a.id, a.deleteArchive);
+      // The archive opened again later is a new job, whose scripts start off.
+      if (shell.scripts?.allowed(a.id)) shell.scripts.set(a.id, false);
+      return report;
+    },
     'jobs.start': (a) => jobs.start(a.id),
     'jobs.pause': (a) => jobs.pause(a.id),
     'jobs.control': (a) => jobs.control(a.id, a.control),

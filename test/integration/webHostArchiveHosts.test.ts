@@ -102,5 +102,12 @@ describe('harvest serve: archives on host names of their own, on one viewer port
     assert.deepEqual(await api<ScriptsSetting>('archives.scripts', { id: job.id }), { ok: true, value: { allowed: true, switchable: true } });
     await api('archives.setScripts', { id: job.id, allowed: false });
     assert.match((await localhostFetch(archiveBase(web.viewerBase, job.id))).headers.get('content-security-policy') ?? '', /script-src 'nonce-/);
+
+    // Deleting a job forgets its choice.
+    const other = await api<JobSummary>('jobs.duplicate', { id: job.id });
+    assert.ok(other.ok);
+    await api('archives.setScripts', { id: other.value.id, allowed: true });
+    assert.ok((await api('jobs.delete', { id: other.value.id, deleteArchive: true })).ok);
+    assert.deepEqual(JSON.parse(readFileSync(path.join(work, 'data', VIEWER_SCRIPTS_FILE), 'utf8')).allowed, []);
   });
 });
