@@ -7,14 +7,10 @@ import { StoredDublinCoreSchema } from '../../../shared/metadata.js';
 import { DocumentPool } from '../crawl/documentPool.js';
 import { describePoliteness } from '../crawl/liveControl.js';
 import { RequestHeaders } from '../crawl/requestHeaders.js';
-import { fetchRobotsTxt, ROBOTS_ATTEMPTS, ROBOTS_RETRY_MS, robotsUnavailable } from '../crawl/robotsFetch.js';
 import { AddressPolicy } from '../fetch/addressPolicy.js';
 import { Fetcher } from '../fetch/fetcher.js';
-import { sleep } from '../fetch/retry-policy.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
-import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { findBrowser } from '../render/browserPath.js';
-import type { RobotsRow } from '../store/catalogue.js';
 import { workerForSite } from '../politeness/shards.js';
 import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
@@ -23,13 +19,14 @@ import { commitBatch } from './batchCommit.js';
 import { ClusterFocus } from './clusterFocus.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
-import { claimOwnSites, enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, releaseStrayLeases, saveRobots, stopWorker, storedRobots, workToDo, type Lease } from './coordination.js';
+import { claimOwnSites, enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, releaseStrayLeases, stopWorker, workToDo, type Lease } from './coordination.js';
 import { DbLink, DEFAULT_DB_WAIT_MS, isConnectionLoss } from './dbLink.js';
 import { activeOf } from './clusterControl.js';
 import { ClusterWorkerError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
 import { readHarvest, type HarvestRow } from './schema.js';
 import { SiteChoice } from './siteChoice.js';
+import { SiteRobots } from './siteRobots.js';
 
 export interface WorkerOptions {
   id: string;
@@ -63,9 +60,6 @@ const ADAPTIVE_STRAY_AFTER_MS = 5_000;
 
 export type WorkerEnd = 'finished' | 'stopped';
 
-/** A robots.txt the worker stopped before fetching: nothing is fetched, and nothing is kept. */
-const STOPPING = 'worker stopping';
-
 /**
  * A cluster worker: an asynchronous loop over the shared frontier in PostgreSQL. The local crawl
  * loop (crawl/crawl.ts) is synchronous over its SQLite catalogue, committing each URL between two
@@ -78,7 +72,6 @@ export class ClusterWorker {
   private readonly choice = new SiteChoice();
   /** Ends the wait between rounds early (see pause). */
   private wake: (() => void) | null = null;
-  private readonly robots = new Map<string, Promise<RobotsPolicy>>();
   private fatal: Error | null = null;
   private lastBatch = 0;
   private standingBy = false;
@@ -88,8 +81,6 @@ export class ClusterWorker {
   private readonly inHand = new Set<number>();
   /** A round lost the database: a lease it took may have committed with its answer lost. */
   private strayLeases = false;
-  /** Each site's robots.txt Crawl-delay, once known: the batch rule counts it. */
-  private readonly crawlDelays = new Map<string, number>();
 
   private constructor(
     private readonly db: pg.Pool,
@@ -99,6 +90,7 @@ export class ClusterWorker {
     private readonly job: Job,
     private readonly leaseTimeoutMs: number,
     private readonly tools: BatchTools,
+    private readonly robots: SiteRobots,
     private readonly sizing: BatchSizing,
     /** Aborted to stop: the batch tools' signal, so requests in flight end with it. */
     private readonly abort: AbortController,
@@ -160,7 +152,7 @@ export class ClusterWorker {
       ? (await import('./rendering.js')).ClusterRendering.open(job.render, warc, {
           db,
           store: o.store,
-          robotsFor: (site) => self!.robotsFor(site),
+          robotsFor: (site) => self!.robots.for(site),
           fail: (e) => self!.failWith(e),
         })
       : null;
@@ -179,7 +171,8 @@ export class ClusterWorker {
       focus: job.template === null ? null : new ClusterFocus(job.template),
     };
     const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, delayMs: job.politeness.delayMs, min: MIN_BATCH, max: MAX_BATCH };
-    self = new ClusterWorker(db, link, beat, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
+    const robots = new SiteRobots(db, link, fetcher, warc, abort.signal, job.politeness.respectRobots);
+    self = new ClusterWorker(db, link, beat, o, job, harvest.leaseTimeoutMs, tools, robots, sizing, abort);
     return self;
   }
 
@@ -207,7 +200,7 @@ export class ClusterWorker {
   }
 
   private nextBatchSize(site: string): number {
-    return batchSize(this.tools.times.mean(), this.sizing, this.crawlDelays.get(site));
+    return batchSize(this.tools.times.mean(), this.sizing, this.robots.crawlDelays.get(site));
   }
 
   /** Runs until the harvest has nothing left, or stop(); resolves with which. */
@@ -365,7 +358,7 @@ export class ClusterWorker {
    */
   private async serve(lease: Lease): Promise<void> {
     try {
-      const robots = await this.robotsFor(lease.site, lease.robots);
+      const robots = await this.robots.for(lease.site, lease.robots);
       const focus = this.tools.focus;
       if (focus !== null) await this.link.retry('reading the pages judged', () => focus.sync(this.db), this.abort.signal);
       const result = await runBatch(this.tools, lease, robots);
@@ -380,44 +373,5 @@ export class ClusterWorker {
     } catch (e) {
       this.failWith(e);
     }
-  }
-
-  /**
-   * A site's robots.txt policy, asked for once per worker: as stored for the site (`stored`, from
-   * the lease, or read now), else fetched and saved for every worker.
-   */
-  private robotsFor(site: string, stored?: RobotsRow | null): Promise<RobotsPolicy> {
-    if (!this.job.politeness.respectRobots) return Promise.resolve(ALLOW_ALL);
-    let policy = this.robots.get(site);
-    if (policy === undefined) {
-      policy = this.loadRobots(site, stored);
-      this.robots.set(site, policy);
-      // Not kept when the worker stopped before it came: asked again, as before.
-      policy.then(
-        (p) => (p.unavailable === STOPPING ? this.robots.delete(site) : this.crawlDelays.set(site, p.crawlDelayMs)),
-        () => this.robots.delete(site),
-      );
-    }
-    return policy;
-  }
-
-  private async loadRobots(site: string, stored: RobotsRow | null | undefined): Promise<RobotsPolicy> {
-    let row = stored === undefined ? await this.link.retry('reading robots.txt', () => storedRobots(this.db, site), this.abort.signal) : stored;
-    const stopping: RobotsPolicy = { isAllowed: () => false, crawlDelayMs: 0, unavailable: STOPPING };
-    // As in a local crawl, an unreachable or 5xx robots.txt is asked again before the site is kept
-    // out; the worker holds the site's lease meanwhile, and only the last answer is kept.
-    for (let attempt = 1; row === null; attempt++) {
-      const fetched = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, site, this.abort.signal);
-      if (fetched === null) return stopping;
-      if (robotsUnavailable(fetched) && attempt < ROBOTS_ATTEMPTS) {
-        const waited = await sleep(ROBOTS_RETRY_MS * attempt, this.abort.signal).then(() => true, () => false);
-        if (!waited) return stopping;
-        continue;
-      }
-      row = fetched;
-      const saved = row;
-      await this.link.retry('saving robots.txt', () => saveRobots(this.db, site, saved), this.abort.signal);
-    }
-    return robotsPolicyFrom(row, robotsUrlFor(site), ROBOTS_USER_AGENT_TOKEN);
   }
 }
