@@ -285,6 +285,12 @@ export const COMMANDS = {
    * 'qa' events; the archive is busy (as during an export) until it ends.
    */
   'qa.start': { args: z.object({ id, limit: z.number().int().positive().optional(), fresh: z.boolean().default(false) }).strict() },
+  /**
+   * Patches the newest capture of an idle archive, as `harvest patch`: what its analysis found
+   * missing is queued and fetched by a resume of the job (shown as the job running), then the pages
+   * that lacked something fetched are analysed again. Progress and the report arrive as 'qa' events.
+   */
+  'qa.patch': { args: z.object({ id }).strict() },
   /** Pauses a running analysis: pages under way are abandoned, results so far are kept. */
   'qa.pause': { args: z.object({ id }).strict() },
   /** The archive's analysis run in this host process (running or its last outcome), or null. */
@@ -371,6 +377,7 @@ export interface CommandResults {
   'clusters.control': ClusterView;
   'clusters.detach': { id: string };
   'qa.start': QaRunStatus;
+  'qa.patch': QaRunStatus;
   'qa.pause': QaRunStatus;
   'qa.status': QaRunStatus | null;
   'qa.results': QaResultsPage;

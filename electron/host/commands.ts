@@ -139,6 +139,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'clusters.control': (a) => clusters.control(a.id, a.control),
     'clusters.detach': (a) => clusters.detach(a.id),
     'qa.start': (a) => qa.start(a.id, { limit: a.limit, fresh: a.fresh }),
+    'qa.patch': (a) => qa.patch(a.id),
     'qa.pause': (a) => qa.pause(a.id),
     'qa.status': (a) => qa.status(a.id),
     'qa.results': (a) => qa.results(a.id, a.offset, a.limit),
