@@ -42,7 +42,7 @@ export async function runImport(args: string[]): Promise<number> {
   const skipped = result.problems.length;
   process.stderr.write(
     `imported ${result.records} records from ${result.files} file(s) into ${result.dir} in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
-      `${result.catalogued} answers in ${result.captures} capture(s), ${result.documents} documents rewritten${skipped > 0 ? `, ${skipped} record(s) skipped` : ''}\n`,
+      `${result.catalogued} answers in ${result.captures} capture(s), ${result.documents} documents rewritten${result.duplicates > 0 ? `, ${result.duplicates} duplicate record(s) stored once` : ''}${skipped > 0 ? `, ${skipped} record(s) skipped` : ''}\n`,
   );
   return 0;
 }

@@ -63,13 +63,13 @@ async function* gzipped(fh: FileHandle): AsyncGenerator<SourceItem> {
       offset = next;
       continue;
     }
-    yield* membersRecords(fh, m);
+    yield* membersRecords(m);
     offset += m.length;
   }
 }
 
 /** The records of one member: itself when it holds exactly one record, else each record apart. */
-async function* membersRecords(fh: FileHandle, m: InflatedMember): AsyncGenerator<SourceItem> {
+function* membersRecords(m: InflatedMember): Generator<SourceItem> {
   const end = m.offset + m.length;
   let at = 0;
   let first = true;
@@ -82,7 +82,7 @@ async function* membersRecords(fh: FileHandle, m: InflatedMember): AsyncGenerato
     }
     const whole = first && onlyWhitespace(m.content, r);
     const content = m.content.subarray(at, r);
-    yield { kind: 'record', offset: m.offset, content, member: whole ? await readBytes(fh, m.offset, m.length) : null, end };
+    yield { kind: 'record', offset: m.offset, content, member: whole ? m.raw : null, end };
     first = false;
     at = r;
   }
