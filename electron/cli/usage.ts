@@ -27,7 +27,7 @@ export const CONTROL_USAGE =
 export const THUMBNAILS_USAGE = 'harvest thumbnails <archive-dir> [--browser-path <file>] [--quiet]';
 export const REPAIR_USAGE = 'harvest repair <archive-dir> [--quiet]';
 export const IMPORT_USAGE = 'harvest import <file-or-folder>... --out <archive-dir> [--name <title>] [--quiet]';
-export const CDX_USAGE = 'harvest cdx <archive-dir> <url> [--match exact|prefix|host|domain] [--from <ts>] [--to <ts>] [--limit <n>] [--json]';
+export const CDX_USAGE = 'harvest cdx <archive-dir> <url> [--match exact|prefix|host|domain] [--sort reverse|closest] [--closest <ts>] [--from <ts>] [--to <ts>] [--limit <n>] [--json]';
 export const REPORT_USAGE = 'harvest report <archive-dir> --format html|json|md [--out <file>]';
 export const QA_USAGE = 'harvest qa <archive-dir> [--capture N] [--limit N] [--fresh] [--json] [--browser-path <file>] [--quiet]';
 
