@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { CaptureSummary } from '../../shared/captures.js';
+import type { QaReport } from '../../shared/report.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 
 const ORIGIN = 'http://overlap.example.test';
@@ -43,6 +44,8 @@ describe('harvest import: records in several files are stored once', { timeout: 
   let work: string;
   let archive: string;
   let stderr: string;
+  let later: string;
+  let cutAt: number;
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'harvest-import-duplicates-'));
@@ -56,8 +59,11 @@ describe('harvest import: records in several files are stored once', { timeout: 
     const wacz = path.join(work, 'crawl.wacz');
     const e = await runHarvest(['export', alone, '--format', 'wacz', '--out', wacz, '--quiet']);
     assert.equal(e.status, 0, e.stderr);
-    const later = path.join(work, 'later.warc');
-    writeFileSync(later, await warc(LATER, [response('/b.html', FIRST), response('/d.html', LATER)], false));
+    later = path.join(work, 'later.warc');
+    const laterBytes = await warc(LATER, [response('/b.html', FIRST), response('/d.html', LATER)], false);
+    cutAt = laterBytes.length;
+    // Its last record cut short: reported in the QA report with its file and offset.
+    writeFileSync(later, Buffer.concat([laterBytes, Buffer.from(await WARCSerializer.serialize(response('/e.html', LATER))).subarray(0, 90)]));
     archive = path.join(work, 'archive');
     const r = await runHarvest(['import', crawl, copy, wacz, later, '--out', archive]);
     assert.equal(r.status, 0, r.stderr);
@@ -89,6 +95,28 @@ describe('harvest import: records in several files are stored once', { timeout: 
       [new Date(FIRST).toISOString(), new Date(LATER).toISOString()],
     );
     assert.equal(captures[1]!.counts.new, 1, 'the later file adds /d.html');
+  });
+
+  it('gives the import its section in the QA report: the files, their duplicates, the record skipped', async () => {
+    const r = await runHarvest(['report', archive, '--format', 'json']);
+    assert.equal(r.status, 0, r.stderr);
+    const imported = (JSON.parse(r.stdout) as QaReport).imported!;
+    assert.deepEqual(
+      // A WACZ's file is named <wacz>!archive/<name>.
+      imported.files.map((f) => [path.basename(f.file), f.records, f.duplicates > 0, f.capture]),
+      [
+        ['copy.warc.gz', 4, false, 1],
+        ['crawl.warc.gz', 0, true, 1],
+        ['import-20230401090000000-00001.warc.gz', 0, true, null],
+        ['later.warc', 2, true, 2],
+      ],
+    );
+    assert.equal(imported.skipped, 1);
+    assert.deepEqual(imported.problems.map((p) => [p.file, p.offset]), [[later, cutAt]]);
+    assert.match(imported.problems[0]!.why, /truncated/);
+    const md = await runHarvest(['report', archive, '--format', 'md']);
+    assert.match(md.stdout, /## Imported files/);
+    assert.match(md.stdout, /## Records skipped on import[\s\S]*later\.warc \| \d+ \| a truncated record/);
   });
 
   it('says how many records were left out as duplicates', () => {

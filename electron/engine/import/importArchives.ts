@@ -120,6 +120,7 @@ async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<
     c.transaction(() => {
       c.setMeta('imported_from', JSON.stringify(sources));
       c.setMeta('import_problems', JSON.stringify(problems));
+      c.setMeta('import_skipped', String(totals.problems));
     });
     index.close({ optimize: true });
   } catch (e) {
