@@ -30,7 +30,11 @@ export async function runImport(args: string[]): Promise<number> {
     ...(values.name !== undefined && { name: values.name }),
     onProgress: (p) => {
       if (p.phase === 'rewriting') return rewriting.update(p.done, p.total);
-      progress.update({ phase: `importing (${p.records} records${p.damaged > 0 ? `, ${p.damaged} skipped` : ''})`, doneBytes: p.done, totalBytes: p.total });
+      progress.update({
+        phase: `importing (${p.records} records${p.duplicates > 0 ? `, ${p.duplicates} duplicates left out` : ''}${p.damaged > 0 ? `, ${p.damaged} skipped` : ''})`,
+        doneBytes: p.done,
+        totalBytes: p.total,
+      });
     },
     onProblem: (p) => {
       progress.done();
