@@ -74,7 +74,7 @@ describe('archives.import: Import… in the Library', { timeout: 120_000 }, () =
     const ended = await log.next((e) => isImport(e) && e.import.importId === started.importId && e.import.state !== 'running');
     imported = (ended as Extract<HostEvent, { type: 'import' }>).import;
     assert.equal(imported.state, 'done', imported.error ?? '');
-    assert.deepEqual(imported.result, { files: 1, records: 2, captures: 1, documents: 2, skipped: 0 });
+    assert.deepEqual(imported.result, { files: 1, records: 2, captures: 1, documents: 2, skipped: 0, duplicates: 0 });
 
     const progress = log.events.filter(isImport).map((e) => e.import).filter((s) => s.importId === started.importId && s.state === 'running');
     const reading = progress.find((s) => s.progress.phase === 'reading');

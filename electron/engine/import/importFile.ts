@@ -50,7 +50,7 @@ export async function readFile(
       else {
         const f = recordFacts(item.content);
         if (f === null) r.report({ file: input.label, offset: item.offset, why: 'a record whose WARC head cannot be read' });
-        else if (!r.seen.firstTime(f, item.content)) {
+        else if (!r.seen.firstTime(f, item.content, input.label)) {
           duplicates++;
           t.duplicates++;
         } else {
