@@ -117,7 +117,7 @@ describe('archives.import: Import… in the Library', { timeout: 120_000 }, () =
     writeFileSync(path.join(empty, 'notes.txt'), 'not a WARC');
     const nothing = failure(await host.handle('archives.import', { paths: [empty] }));
     assert.equal(nothing.code, 'invalid-args');
-    assert.match(nothing.message, /empty-folder: the folder holds no \.warc, \.warc\.gz or \.wacz file/);
+    assert.match(nothing.message, /empty-folder: the folder holds no \.warc, \.warc\.gz, \.arc, \.arc\.gz or \.wacz file/);
     const none = failure(await host.handle('archives.import', { paths: [] }));
     assert.equal(none.code, 'invalid-args');
   });
