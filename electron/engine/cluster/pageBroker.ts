@@ -13,6 +13,7 @@ import { resolveInside } from '../url/localPath.js';
 import type { ClusterDiscovery } from './admission.js';
 import type { BatchResult } from './batchCommit.js';
 import { archive, slot, type BatchTools } from './batchRun.js';
+import { isConnectionLoss } from './dbLink.js';
 import type { LeasedUrl } from './coordination.js';
 
 export interface PageBrokerParts {
@@ -135,7 +136,7 @@ export class PageBroker implements RequestBroker {
   }
 
   private async fetched(d: ClusterDiscovery, cors: boolean, signal: AbortSignal, hops: number): Promise<BrokerAnswer> {
-    const known = (await this.p.db.query<KnownUrl>('SELECT state, local_path, content_type, http_status FROM urls WHERE url = $1', [d.url])).rows[0];
+    const known = await this.known(d.url);
     const archived = known?.state === 'archived';
     if (archived) {
       const recent = this.p.recent.get(d.url);
@@ -184,6 +185,20 @@ export class PageBroker implements RequestBroker {
       redirectHops: d.redirectHops + 1,
     });
     return target.skipReason === null ? this.once(target, cors, signal, hops + 1) : { refused: target.skipReason };
+  }
+
+  /**
+   * The URL's row; while the database is out, undefined (not known): the page's request is fetched
+   * rather than the worker stopped, and the batch commit, tried again until the database answers,
+   * records it only on a row still queued (one archived meanwhile keeps its outcome).
+   */
+  private async known(url: string): Promise<KnownUrl | undefined> {
+    try {
+      return (await this.p.db.query<KnownUrl>('SELECT state, local_path, content_type, http_status FROM urls WHERE url = $1', [url])).rows[0];
+    } catch (e) {
+      if (isConnectionLoss(e)) return undefined;
+      throw e;
+    }
   }
 
   /**
