@@ -138,9 +138,9 @@ function listen(server: Server, host: string): Promise<string> {
  * A site whose content exists only through JavaScript: a listing filled from /api/items.json,
  * links written by scripts, images loaded on scroll (IntersectionObserver and loading=lazy), an
  * infinite-scroll page 2 and a "load more" button, a client-side redirect, and a page whose script
- * reaches for another origin.
+ * reaches for another origin. `beforeServing` runs (and is waited for) before each request is answered.
  */
-export async function startJsSite(): Promise<JsSite> {
+export async function startJsSite(options: { beforeServing?: (path: string) => Promise<void> } = {}): Promise<JsSite> {
   const requests: string[] = [];
   const outsideRequests: string[] = [];
   const outside = createServer((req, res) => {
@@ -148,8 +148,10 @@ export async function startJsSite(): Promise<JsSite> {
     res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end('{"tracked":true}');
   });
   const outsideOrigin = await listen(outside, '127.0.0.2');
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);
+    // A test's fault injected at a given request, before it is answered.
+    await options.beforeServing?.(req.url ?? '/');
     const url = new URL(req.url ?? '/', 'http://x');
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (url.pathname === '/outside') {
