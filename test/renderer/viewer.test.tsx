@@ -7,7 +7,7 @@ import { Viewer } from '../../renderer/features/Viewer/index.js';
 import { LOCATION_MESSAGE } from '../../shared/frameLocation.js';
 import { MISSING_MESSAGE } from '../../shared/frameLinks.js';
 import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
-import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit } from '../../renderer/lib/viewerHistory.js';
+import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import type { PageRow } from '../../shared/contract.js';
@@ -32,6 +32,22 @@ describe('viewer history', () => {
     assert.deepEqual(h.entries, ['a', 'b', 'd']);
     assert.equal(canGoForward(h), false);
     assert.equal(visit(h, 'd'), h, 'revisiting the current page adds nothing');
+  });
+
+  it('a redirect takes the place of the page it left, and Back gets past a page that refreshes to its target', () => {
+    // The entry page refreshes to the start page: it is replaced, not stacked.
+    let h = replace(visit(emptyHistory, 'index.html'), 'start.html');
+    assert.deepEqual(h, { entries: ['start.html'], index: 0 });
+    h = visit(visit(emptyHistory, 'a'), 'entry');
+    h = replace(h, 'target');
+    assert.deepEqual(h.entries, ['a', 'target']);
+    // Back onto a page that refreshes to the one after it: the two become one, and Back goes on to 'a'.
+    h = visit(visit(emptyHistory, 'a'), 'entry');
+    h = visit(h, 'target');
+    h = replace(back(h), 'target');
+    assert.deepEqual(h, { entries: ['a', 'target'], index: 1 });
+    assert.equal(currentPath(back(h)), 'a');
+    assert.equal(replace(h, 'target'), h, 'the current page replaced by itself changes nothing');
   });
 });
 
@@ -108,6 +124,35 @@ describe('viewer screen', () => {
     fireEvent.click(screen.getByTestId('viewer-back'));
     await settle();
     assert.equal(urlBar(), 'https://site.test/');
+  });
+
+  it('a page that sends the frame on by itself (a meta refresh) is replaced in the history; a click in the frame is a new entry', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    const post = (token: string) => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, token }, source: frame().contentWindow }));
+    const activation = { isActive: false };
+    Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
+    try {
+      await act(async () => post('tok-item'));
+      await settle();
+      assert.equal(urlBar(), 'https://site.test/news/item.html');
+      assert.equal((screen.getByTestId('viewer-back') as HTMLButtonElement).disabled, true, 'the refreshing start page was replaced');
+      fireEvent.click(screen.getAllByTestId('page-item')[1]!);
+      await settle();
+      // Followed by a click in the frame: a new entry, so Back returns to the page clicked from.
+      activation.isActive = true;
+      frame().focus();
+      await act(async () => post('tok-item'));
+      await settle();
+      assert.equal(urlBar(), 'https://site.test/news/item.html');
+      fireEvent.click(screen.getByTestId('viewer-back'));
+      await settle();
+      assert.equal(urlBar(), 'https://site.test/about.html');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
   });
 
   it('shows "not in this archive" for a link clicked in the frame, never for a message the page posts on its own', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PageRow } from '../../../shared/contract.js';
-import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit, type ViewerHistory } from '../../lib/viewerHistory.js';
+import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit, type ViewerHistory } from '../../lib/viewerHistory.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
@@ -68,6 +68,14 @@ const MIRROR_INDEX = 'index.html';
 function followsClickIn(frame: HTMLIFrameElement | null): boolean {
   const activation = (navigator as { userActivation?: { isActive: boolean } }).userActivation;
   return frame !== null && document.activeElement === frame && activation?.isActive === true;
+}
+
+/**
+ * Whether the frame went somewhere on its own (a meta refresh, a script), not after a click or key
+ * in it: a redirect. Unknown (false) in a browser that can't tell user activation.
+ */
+function navigatedOnItsOwn(frame: HTMLIFrameElement | null): boolean {
+  return (navigator as { userActivation?: unknown }).userActivation !== undefined && !followsClickIn(frame);
 }
 
 function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Props) {
@@ -141,12 +149,13 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
       const terms = highlightRef.current;
       if (terms) frameRef.current?.contentWindow?.postMessage(highlightMessage(terms), e.origin);
       const serial = ++asked.current;
+      const redirected = navigatedOnItsOwn(frameRef.current);
       void commandValue('archives.frameLocation', token ? { id: jobId, token } : { id: jobId }).then((r) => {
         if (!r?.localPath || serial < applied.current) return;
         applied.current = serial;
         const localPath = r.localPath;
         setLost(false);
-        setHistory((h) => visit(h, localPath));
+        setHistory((h) => (redirected ? replace(h, localPath) : visit(h, localPath)));
       });
     };
     window.addEventListener('message', onMessage);
