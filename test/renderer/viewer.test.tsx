@@ -90,6 +90,7 @@ describe('viewer screen', () => {
     assert.equal(frame().src, `${BASE}j1/index.html`);
     assert.equal(urlBar(), 'https://site.test/');
     assert.equal(screen.getAllByTestId('page-item').length, 2);
+    assert.equal(screen.getByTestId('page-total').textContent, '2 pages');
     assert.equal((screen.getByTestId('viewer-back') as HTMLButtonElement).disabled, true);
 
     fireEvent.click(screen.getAllByTestId('page-item')[1]!);
@@ -208,6 +209,7 @@ describe('viewer screen', () => {
     await act(async () => new Promise((r) => setTimeout(r, 300)));
     assert.deepEqual(api.callsTo('archives.pages').at(-1), { id: 'j1', offset: 0, limit: 200, search: 'about' });
     assert.equal(screen.getAllByTestId('page-item').length, 1);
+    assert.equal(screen.getByTestId('page-total').textContent, '1 page');
     await act(async () => fireEvent.click(screen.getByTestId('viewer-open-browser')));
     assert.match(screen.getByTestId('viewer-browser-path').textContent ?? '', /\/data\/a\/mirror\/index.html/);
   });
