@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { setApi } from '../../renderer/api/index.js';
 import { Viewer } from '../../renderer/features/Viewer/index.js';
 import { LOCATION_MESSAGE } from '../../shared/frameLocation.js';
-import { MISSING_MESSAGE } from '../../shared/frameLinks.js';
+import { FORM_MESSAGE, MISSING_MESSAGE } from '../../shared/frameLinks.js';
 import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
 import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
@@ -178,6 +178,31 @@ describe('viewer screen', () => {
       await act(async () => post());
       await settle();
       assert.equal(urlBar(), 'https://bank.test/login');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
+  });
+
+  it("says that forms don't submit in an archived copy when one is submitted in the frame, never for a message the page posts on its own", async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: FORM_MESSAGE }, source: frame().contentWindow }));
+    const activation = { isActive: false };
+    Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
+    try {
+      await act(async () => post());
+      await settle();
+      assert.equal(screen.queryByTestId('viewer-form-notice'), null, 'no click or key in the frame: nothing said');
+      activation.isActive = true;
+      frame().focus();
+      await act(async () => post());
+      await settle();
+      assert.match(screen.getByTestId('viewer-form-notice').textContent ?? '', /Forms don't submit in an archived copy/);
+      fireEvent.click(screen.getAllByTestId('page-item')[1]!);
+      await settle();
+      assert.equal(screen.queryByTestId('viewer-form-notice'), null, 'another page: the notice goes');
     } finally {
       delete (navigator as { userActivation?: unknown }).userActivation;
     }

@@ -5,7 +5,7 @@ import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
-import { missingUrlFromMessage } from '../../../shared/frameLinks.js';
+import { isFormMessage, missingUrlFromMessage } from '../../../shared/frameLinks.js';
 import { locationToken } from '../../../shared/frameLocation.js';
 import { highlightMessage } from '../../../shared/frameHighlight.js';
 import type { HighlightTerm } from '../../../shared/search.js';
@@ -88,6 +88,8 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   const [page, setPage] = useState<PageRow | null | undefined>(undefined);
   /** The frame navigated on its own and didn't say where. */
   const [lost, setLost] = useState(false);
+  /** A form in the page was submitted, and cancelled: the site that would answer is not archived. */
+  const [formCancelled, setFormCancelled] = useState(false);
   const [opened, setOpened] = useState<string | null>(null);
   const ownLoad = useRef(true);
   const reported = useRef(false);
@@ -142,6 +144,11 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
         setHistory((h) => visit(h, `${MISSING_PREFIX}${missingUrl}`));
         return;
       }
+      if (isFormMessage(e.data)) {
+        // Like a missing link's report, taken only right after a click or key in the frame.
+        if (followsClickIn(frameRef.current)) setFormCancelled(true);
+        return;
+      }
       const token = locationToken(e.data);
       if (token === null) return;
       reported.current = true;
@@ -166,6 +173,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
     if (!localPath) return;
     let live = true;
     setPage(undefined);
+    setFormCancelled(false);
     void commandValue('archives.lookup', { id: jobId, localPath }).then((row) => live && setPage(row));
     return () => {
       live = false;
@@ -262,6 +270,14 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
           ) : (
             <>Archived copy{page.capturedAt ? <> captured <strong>{formatDate(page.capturedAt)}</strong></> : null} · not the live page</>
           )}
+        </p>
+      )}
+      {formCancelled && (
+        <p className="capture-banner" role="status" data-testid="viewer-form-notice">
+          Forms don&apos;t submit in an archived copy: the site that would answer them is not part of the archive.{' '}
+          <button className="link" onClick={() => setFormCancelled(false)} data-testid="viewer-form-notice-close">
+            Dismiss
+          </button>
         </p>
       )}
       {page && localPath && !missing && !lost && (
