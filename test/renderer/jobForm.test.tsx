@@ -70,6 +70,8 @@ describe('job form', () => {
     // The contact is no limit: unset, it is none.
     const contactHint = field('contactUrl').closest('.field')?.querySelector('.hint')?.textContent ?? '';
     assert.match(contactHint, /Default: none$/);
+    // The default folder in full, not cut at the field's width as a placeholder would be.
+    assert.match(screen.getByTestId('job-archive-dir-hint').textContent ?? '', /^Default: a new folder in \//);
     assert.equal(screen.queryByTestId('job-choose-folder'), null);
   });
 
