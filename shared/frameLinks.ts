@@ -8,8 +8,10 @@
 export const MISSING_MESSAGE = 'harvest:missing';
 
 /**
- * A form submitted in an archived page: the site that would answer it is not in the archive, so the
- * submission is cancelled and the viewer says so, rather than nothing happening or an error page.
+ * A form submitted in an archived page: the site that would answer it is not in the archive. The
+ * archive servers' sandbox (no allow-forms) stops a submission before its submit event, silently,
+ * so the attempt is reported (a click on a submit button, Enter in a form's field) and the viewer
+ * says that forms don't submit there, instead of nothing happening.
  */
 export const FORM_MESSAGE = 'harvest:form';
 
@@ -19,7 +21,10 @@ export const LINK_SCRIPT =
   `var u;try{u=new URL(a.href,location.href)}catch(_){return}` +
   `if(u.origin===location.origin||(u.protocol!=='http:'&&u.protocol!=='https:'))return;` +
   `e.preventDefault();parent.postMessage({type:'${MISSING_MESSAGE}',href:u.href},'*')},true);` +
-  `document.addEventListener('submit',function(e){e.preventDefault();parent.postMessage({type:'${FORM_MESSAGE}'},'*')},true)`;
+  `(function(){function f(){parent.postMessage({type:'${FORM_MESSAGE}'},'*')}` +
+  `document.addEventListener('click',function(e){var b=e.target&&e.target.closest?e.target.closest('button,input'):null;` +
+  `if(b&&b.form&&(b.type==='submit'||b.type==='image'))f()},true);` +
+  `document.addEventListener('keydown',function(e){var t=e.target;if(e.key==='Enter'&&t&&t.form&&t.tagName==='INPUT')f()},true)})()`;
 
 /** The original URL a frame reports a click on, if the message is such a report. */
 export function missingUrlFromMessage(data: unknown): string | null {
