@@ -138,7 +138,7 @@ describe('viewer screen', () => {
     render(<Viewer />);
     await settle();
     fireEvent.load(frame());
-    const post = (token: string) => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, token }, source: frame().contentWindow }));
+    const post = (token: string) => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, token }, source: frame().contentWindow, origin: ORIGIN }));
     const activation = { isActive: false };
     Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
     try {
@@ -194,7 +194,7 @@ describe('viewer screen', () => {
     render(<Viewer />);
     await settle();
     fireEvent.load(frame());
-    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: FORM_MESSAGE }, source: frame().contentWindow }));
+    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: FORM_MESSAGE }, source: frame().contentWindow, origin: ORIGIN }));
     const activation = { isActive: false };
     Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
     try {
