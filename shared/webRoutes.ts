@@ -7,6 +7,7 @@
  *   GET  /t/<token>/api/events       Server-Sent Events, each `data:` a HostEvent in JSON
  *   GET  /t/<token>/download/<id>    a finished export (a bag folder as a ZIP)
  *   GET  /t/<token>/report/<job id>  the archive's QA report as an HTML file
+ *   GET  /t/<token>/log/<job id>     the job's URL log as a text file (what `harvest list` prints)
  *
  * Archived pages are served from a second listener (another origin, see AppInfo.viewerBase) so they
  * cannot call the API.
@@ -15,10 +16,16 @@ export const TOKEN_SEGMENT = 't';
 export const API_SEGMENT = 'api';
 export const EVENTS_PATH = 'events';
 export const REPORT_SEGMENT = 'report';
+export const LOG_SEGMENT = 'log';
 
 /** The QA report's download, relative to the app's base (web host only). */
 export function reportDownloadPath(jobId: string): string {
   return `${REPORT_SEGMENT}/${encodeURIComponent(jobId)}`;
+}
+
+/** The job's URL log download, relative to the app's base (web host only). */
+export function urlLogDownloadPath(jobId: string): string {
+  return `${LOG_SEGMENT}/${encodeURIComponent(jobId)}`;
 }
 
 /** `/t/<token>/` from any path under it, or null. */

@@ -9,6 +9,7 @@ import { Archive, ArchiveUsageError, MIRROR_DIR } from '../engine/store/archive.
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
 import { FocusStore } from '../engine/store/focusStore.js';
+import { urlListLine } from '../engine/report/urlListLine.js';
 import { SeedListError } from '../engine/crawl/seedList.js';
 import { EventLog } from './eventLog.js';
 import { ExportUsageError } from '../engine/export/errors.js';
@@ -195,10 +196,7 @@ async function main(argv: string[]): Promise<number> {
             const f = focus?.next().value;
             const thumbnail = r.localPath === null ? undefined : thumbnailPathFor(r.localPath);
             const record = { ...r, ...f, ...(thumbnail !== undefined && thumbnails.has(thumbnail) && { thumbnail }) };
-            const out = values.json
-              ? JSON.stringify(record)
-              : `${r.state}\t${r.httpStatus ?? ''}\t${r.url}\t${r.localPath ?? r.reason ?? ''}` +
-                (f?.topicState ? `\t${f.topicState}${f.duplicateOf ? ` of ${f.duplicateOf} (similarity ${f.similarity?.toFixed(2) ?? '-'})` : ''}` : '');
+            const out = values.json ? JSON.stringify(record) : urlListLine(record);
             if (!process.stdout.write(out + '\n')) await new Promise((res) => process.stdout.once('drain', res));
           }
         } finally {

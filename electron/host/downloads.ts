@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { ZipFile } from 'yazl';
 import { reportHtml } from '../engine/report/render.js';
+import { urlListLine } from '../engine/report/urlListLine.js';
 import type { QaReport } from '../../shared/report.js';
 import { archiveReport } from './archiveText.js';
 import type { EngineHost } from './engineHost.js';
@@ -63,6 +64,49 @@ function sendFolderZip(req: IncomingMessage, res: ServerResponse, dir: string): 
   }
   zip.outputStream.on('error', () => res.destroy()).pipe(res);
   zip.end();
+}
+
+/** Rows read from the catalogue at a time: a million-URL log streams without being held whole. */
+const LOG_PAGE_ROWS = 5_000;
+
+/**
+ * The job's URL log as a text file, a line per URL as `harvest list` prints it. Paged through the
+ * job service, so a running crawl's log is read from the crawl's own catalogue connection.
+ */
+export async function sendUrlLog(req: IncomingMessage, res: ServerResponse, host: EngineHost, encodedId: string): Promise<void> {
+  let id: string;
+  try {
+    id = decodeURIComponent(encodedId);
+    host.jobs.get(id);
+  } catch {
+    return sendText(res, 404, 'no such job');
+  }
+  res.writeHead(200, {
+    ...ATTACHMENT_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Disposition': `attachment; filename="url-log-${safeName(id)}.txt"`,
+  });
+  if (req.method === 'HEAD') return void res.end();
+  try {
+    for (let offset = 0; ; offset += LOG_PAGE_ROWS) {
+      const page = await host.jobs.query(id, { kind: 'urls', offset, limit: LOG_PAGE_ROWS });
+      if (page.rows.length === 0) break;
+      const chunk = page.rows.map((r) => urlListLine(r) + '\n').join('');
+      // A reader that goes away never drains: its close ends the wait too.
+      if (!res.write(chunk)) await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done).off('close', done);
+          resolve();
+        };
+        res.on('drain', done).on('close', done);
+      });
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch {
+    // The status is sent: a cut-short file is all that can say so.
+    res.destroy();
+  }
 }
 
 /** The archive's QA report as the self-contained HTML file `harvest report --format html` writes. */

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../shared/contract.js';
-import { API_SEGMENT, EVENTS_PATH, REPORT_SEGMENT, TOKEN_SEGMENT } from '../../shared/webRoutes.js';
+import { API_SEGMENT, EVENTS_PATH, LOG_SEGMENT, REPORT_SEGMENT, TOKEN_SEGMENT } from '../../shared/webRoutes.js';
 import { WEB_SHELL_ACTIONS } from './commands.js';
 import { startEngineHost, type EngineHost } from './engineHost.js';
 import type { ExporterMap } from './exportManager.js';
@@ -16,7 +16,7 @@ import { MAX_HEADER_BYTES, startMirrorServer } from './mirrorServer.js';
 import { viewerScriptsIn } from './viewerScripts.js';
 import { appCsp } from './appCsp.js';
 import { sendTokenlessPage } from './tokenlessPage.js';
-import { sendExport, sendReport } from './downloads.js';
+import { sendExport, sendReport, sendUrlLog } from './downloads.js';
 
 /** `/t/<token>/download/<exportId>`: a finished export's file. */
 const DOWNLOAD_SEGMENT = 'download';
@@ -120,6 +120,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
     if (rest[0] === DOWNLOAD_SEGMENT && rest.length === 2) return sendExport(req, res, host, rest[1]!);
     if (rest[0] === REPORT_SEGMENT && rest.length === 2) return void sendReport(req, res, host, rest[1]!);
+    if (rest[0] === LOG_SEGMENT && rest.length === 2) return void sendUrlLog(req, res, host, rest[1]!);
     if (rest[0] === CDX_SEGMENT && rest.length === 2) {
       return void sendCdx(req, res, host, rest[1]!).catch((e: unknown) => sendText(res, 500, `cannot answer: ${(e as Error).message}`));
     }

@@ -1,6 +1,6 @@
 /**
  * The browser host offers every export as a download, a BagIt bag (a folder) as a ZIP of it, and
- * the archive's QA report as an HTML file.
+ * the archive's QA report as an HTML file, and the job's URL log as a text file.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ describe('downloads from the browser host', () => {
   let site: Server;
   let web: WebHost;
   let job: JobSummary;
+  let origin: string;
 
   const api = async <T>(command: string, body: unknown = {}): Promise<T> => {
     const res = await fetch(`${web.url}api/${command}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -42,7 +43,7 @@ describe('downloads from the browser host', () => {
       if (req.url === '/about') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>About</title>');
       res.writeHead(404).end();
     });
-    const origin = await listenOnLoopback(site);
+    origin = await listenOnLoopback(site);
     web = await startWebHost({ dataDir: path.join(work, 'data'), exporters: EXPORTERS, rendererDir: path.join(work, 'renderer') });
     job = await api<JobSummary>('jobs.create', { job: { name: 'Downloads', seeds: [`${origin}/`], politeness: { delayMs: 0 } } });
     await api('jobs.start', { id: job.id });
@@ -81,5 +82,30 @@ describe('downloads from the browser host', () => {
     assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="qa-report-/);
     assert.match(await res.text(), /Downloads/);
     assert.equal((await fetch(new URL('report/no-such-job', web.url))).status, 404);
+  });
+
+  it("offers the job's URL log as a text file, as 'harvest list' prints it", async () => {
+    const res = await fetch(new URL(`log/${encodeURIComponent(job.id)}`, web.url));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(res.headers.get('content-disposition'), `attachment; filename="url-log-${job.id.replace(/[^\w.-]/g, '_')}.txt"`);
+    const lines = (await res.text()).trimEnd().split('\n');
+    const byUrl = new Map(lines.map((l) => [l.split('\t')[2], l.split('\t')]));
+    assert.deepEqual(byUrl.get(`${origin}/`)?.slice(0, 2), ['archived', '200'], lines.join('\n'));
+    assert.deepEqual(byUrl.get(`${origin}/about`)?.slice(0, 2), ['archived', '200'], lines.join('\n'));
+    assert.match(byUrl.get(`${origin}/about`)?.[3] ?? '', /about/, 'names the local file');
+  });
+
+  it('refuses a log download outside a job, and without the token', async () => {
+    const secret = path.join(work, 'data', 'jobs.json');
+    for (const p of ['log/..%2F..%2Fjobs.json', 'log/..%2Fdata%2Fjobs.json', 'log/%2E%2E', 'log/no-such-job']) {
+      const res = await fetch(new URL(p, web.url));
+      assert.equal(res.status, 404, p);
+      assert.equal(res.headers.get('content-disposition'), null, p);
+      assert.doesNotMatch(await res.text(), /Downloads|seeds/, `${p} shows nothing of ${secret}`);
+    }
+    const tokenless = await fetch(new URL(`/t/${'x'.repeat(32)}/log/${encodeURIComponent(job.id)}`, web.url));
+    assert.equal(tokenless.headers.get('content-disposition'), null);
+    assert.doesNotMatch(await tokenless.text(), /archived\t200/);
   });
 });

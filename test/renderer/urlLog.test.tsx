@@ -4,11 +4,12 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { setApi } from '../../renderer/api/index.js';
 import { ROW_HEIGHT, UrlLog } from '../../renderer/features/UrlLog/index.js';
+import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import { PAGE_SIZE, useUrls } from '../../renderer/stores/urls.js';
 import type { UrlRecord } from '../../shared/crawl.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
-import { resetStores } from './helpers/fixtures.js';
+import { appInfo, resetStores } from './helpers/fixtures.js';
 
 const TOTAL = 1_000_000;
 const VIEWPORT = 420;
@@ -53,6 +54,20 @@ describe('URL log', () => {
     setApi(api);
   });
   afterEach(cleanup);
+
+  it('offers the log as a download on the web host, and not in the desktop app', async () => {
+    useApp.setState({ info: appInfo('web') });
+    const { unmount } = render(<UrlLog id="job 1" height={VIEWPORT} />);
+    await settle();
+    const link = screen.getByTestId('url-log-download');
+    assert.equal(link.getAttribute('href'), 'log/job%201');
+    assert.equal(link.hasAttribute('download'), true);
+    unmount();
+    useApp.setState({ info: appInfo('electron') });
+    render(<UrlLog id="job 1" height={VIEWPORT} />);
+    await settle();
+    assert.equal(screen.queryByTestId('url-log-download'), null);
+  });
 
   it('renders only a window of a million rows and fetches only their page', async () => {
     render(<UrlLog id="a" height={VIEWPORT} />);

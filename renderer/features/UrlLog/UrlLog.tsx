@@ -1,9 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { SKIP_REASONS, URL_STATES, type SkipReason, type UrlRecord, type UrlState } from '../../../shared/crawl.js';
+import { urlLogDownloadPath } from '../../../shared/webRoutes.js';
 import { formatBytes, plural } from '../../lib/format.js';
 import { SKIP_LABELS, STATE_LABELS } from '../../lib/vocabulary.js';
 import { UrlDetailPanel } from '../UrlDetail/index.js';
+import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useNav } from '../../stores/nav.js';
 import { PAGE_SIZE, defaultFilter, rowAt, useUrls, type UrlFilter } from '../../stores/urls.js';
 
@@ -25,6 +27,7 @@ interface Props {
  */
 export function UrlLog({ id, height }: Props) {
   const log = useUrls((s) => s.logs[id]);
+  const isWeb = useApp(selectIsWebHost);
   const drillDown = useNav((s) => (s.drillDown?.jobId === id ? s.drillDown : null));
   const filter = log?.filter ?? defaultFilter;
   const [search, setSearch] = useState(filter.search);
@@ -138,6 +141,12 @@ export function UrlLog({ id, height }: Props) {
         <span className="muted" data-testid="url-log-total">
           {log?.total == null ? '…' : plural(total, 'URL')}
         </span>
+        {/* The desktop app's log is `harvest list <archive-dir>`; a browser can only download it. */}
+        {isWeb && (
+          <a className="button" href={urlLogDownloadPath(id)} download title="Every URL of the job, as 'harvest list' prints it" data-testid="url-log-download">
+            Download log
+          </a>
+        )}
       </div>
       <div className="url-log-grid" role="grid" aria-label="URLs" aria-rowcount={total + 1} aria-colcount={4} data-testid="url-log-grid">
         <div className="url-row url-log-head" role="row" aria-rowindex={1} data-testid="url-log-head">
