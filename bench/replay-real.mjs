@@ -9,7 +9,7 @@
  * its file had at that capture, never the other capture's words, and every image loaded. Then
  * damaged copies of the all-captures WACZ must all fail `harvest verify --deep`.
  *
- *   npm run build && npm run bench:replay -- [--sites python,apache] [--sample 20] [--keep]
+ *   npm run build && npm run bench:replay -- [--sites python,apache] [--sample 20] [--parallel 2] [--keep]
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,10 +33,12 @@ const { values: args } = parseArgs({
   options: {
     sites: { type: 'string', default: 'python,apache' },
     sample: { type: 'string', default: '20' },
+    parallel: { type: 'string', default: '2' },
     keep: { type: 'boolean', default: false },
   },
 });
 const sample = Number(args.sample);
+const parallel = Math.max(1, Number(args.parallel));
 
 function harvest(argv) {
   return new Promise((resolve, reject) => {
@@ -101,11 +103,11 @@ async function harvestSite(name, work, nginxPrefix) {
 }
 
 /** Replays the sample of each package; returns one row per package. */
-async function replaySite(name, site, editsOf, browser) {
+async function replaySite(name, site, browser) {
   const byCapture = new Map();
   for (const n of [1, 2]) for (const p of await pagesOfWacz(site.waczs[`capture ${n}`])) byCapture.set(`${p.ts} ${p.url}`, n);
-  const changed = new Map(editsOf.changed.map((c) => [c.url, c.words]));
-  const removed = new Set(editsOf.removed.map((r) => r.url));
+  const changed = new Map(site.edits.changed.map((c) => [c.url, c.words]));
+  const removed = new Set(site.edits.removed.map((r) => r.url));
   const rows = [];
   for (const [pkg, file] of Object.entries(site.waczs)) {
     const pages = await pagesOfWacz(file);
@@ -124,14 +126,19 @@ async function replaySite(name, site, editsOf, browser) {
     }
     const viewer = await startViewerServer(file, picked[0].url);
     try {
-      for (const p of picked) {
+      const check = async (p) => {
         const n = byCapture.get(`${p.ts} ${p.url}`);
         const expect = expectedOf(fileOf(n === 1 ? site.docs : site.served, p.url));
         if (changed.has(p.url) && n === 1) expect.absent = [changed.get(p.url)];
         const { problems } = await checkReplay(browser, viewer.origin, p.url, fourteen(p.ts), expect);
         if (problems.length === 0) passed++;
-        else failures.push(`capture ${n} ${p.url}: ${problems.join('; ')}`);
-      }
+        else {
+          failures.push(`capture ${n} ${p.url}: ${problems.join('; ')}`);
+          log(name, pkg, 'failed:', failures.at(-1));
+        }
+      };
+      // A few pages at once, each in a browser context of its own.
+      for (let i = 0; i < picked.length; i += parallel) await Promise.all(picked.slice(i, i + parallel).map(check));
     } finally {
       viewer.server.close();
     }
@@ -157,7 +164,7 @@ try {
     results.sites[name] = { origin: site.origin, edits: site.edits, timings: site.timings };
     browser ??= await launchChromium();
     const t0 = Date.now();
-    results.replay.push(...(await replaySite(name, site, site.edits, browser)));
+    results.replay.push(...(await replaySite(name, site, browser)));
     site.timings.replay = seconds(t0);
     log(name, 'verify --deep of damaged copies');
     for (const row of await damagedCopies(site.waczs.all, path.join(dir, 'damaged'))) results.verify.push({ site: name, ...row });
