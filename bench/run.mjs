@@ -12,6 +12,7 @@ import { ensureTools, PEERS } from './lib/crawlers.mjs';
 import { comparison, markdown } from './lib/report.mjs';
 import { docSiteBench } from './lib/docSite.mjs';
 import { manySitesBench } from './lib/manySites.mjs';
+import { realSitesBench, REAL_SITES } from './lib/realSites.mjs';
 import { scenario1, scenario10, scenario2, scenario3, scenario4 } from './lib/scenarios.mjs';
 import { renderBench } from './render.mjs';
 import { searchBench } from './search.mjs';
@@ -24,12 +25,18 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
                             against a static crawl, bench/render.mjs; 8 is ten 200-page sites at once on
                             ports --port+100 to +109; 9 is Debian's Python and PostgreSQL manuals served by
                             nginx on --port+200, Harvest against wget -m -k -E -p; 10 is scenario 1's crawl
-                            pinned to one core, then to every core) [all]
+                            pinned to one core, then to every core; 11 is real documentation sites (Debian's
+                            PostgreSQL, Apache and Python manuals) each on its own nginx server on --port+210...,
+                            Harvest against wget+WARC in alternating runs, and the CPU per request split by stage) [all]
   --pages N                 site size for scenarios 1 and 2 [5000]
   --scale A,B,C             site sizes for scenario 3 [1000,10000,100000]
   --queued N                URLs in scenario 3's frontier, 0 to skip [1000000]
   --resume-pages N          site size for scenario 4 [the largest --scale]
   --peers a,b | --no-peers  peers in scenarios 1 and 2 (${Object.keys(PEERS).join(', ')}) [all]
+  --real-sites a,b          scenario 11's sites (postgresql, apache, python) [all three]
+  --real-rounds N           scenario 11's alternating runs of each crawler per site [3]
+  --baseline FILE           scenario 11 also runs this harvest.js (an earlier build) in its alternation
+  --no-stage-table          scenario 11 without its profiled crawls
   --cap S                   seconds each peer may run [180]
   --harvest-cap S           seconds each Harvest crawl may run [3600]
   --render-site N           site size for scenario 7 [1000]
@@ -45,7 +52,7 @@ Results: bench/results/<timestamp>.json and .md, and the tables on stdout.`;
 
 const { values: o } = parseArgs({
   options: {
-    scenarios: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10' },
+    scenarios: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11' },
     pages: { type: 'string', default: '5000' },
     scale: { type: 'string', default: '1000,10000,100000' },
     queued: { type: 'string', default: '1000000' },
@@ -53,6 +60,10 @@ const { values: o } = parseArgs({
     peers: { type: 'string', default: Object.keys(PEERS).join(',') },
     'no-peers': { type: 'boolean', default: false },
     cap: { type: 'string', default: '180' },
+    'real-sites': { type: 'string', default: Object.keys(REAL_SITES).join(',') },
+    'real-rounds': { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+    'no-stage-table': { type: 'boolean', default: false },
     'harvest-cap': { type: 'string', default: '3600' },
     'render-site': { type: 'string', default: '1000' },
     'render-pages': { type: 'string', default: '2' },
@@ -84,10 +95,12 @@ const numbers = (name, v) => v.split(',').map((x) => positive(name, x.trim()));
 
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 const wanted = new Set(o.scenarios.split(',').map((s) => s.trim()));
-for (const s of wanted) if (!['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].includes(s)) fail(`unknown scenario '${s}'`);
+for (const s of wanted) if (!['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'].includes(s)) fail(`unknown scenario '${s}'`);
 const peers = o['no-peers'] ? [] : o.peers.split(',').map((p) => p.trim()).filter(Boolean);
 for (const p of peers) if (!PEERS[p]) fail(`unknown peer '${p}'`);
 const scale = numbers('scale', o.scale);
+const realSites = o['real-sites'].split(',').map((s) => s.trim()).filter(Boolean);
+for (const s of realSites) if (!REAL_SITES[s]) fail(`unknown real site '${s}' (${Object.keys(REAL_SITES).join(', ')})`);
 const ctx = {
   root: ROOT,
   benchDir: process.env.HARVEST_BENCH_DIR ?? path.join(ROOT, 'bench', 'harness'),
@@ -100,6 +113,10 @@ const ctx = {
   resumePages: o['resume-pages'] ? positive('resume-pages', o['resume-pages']) : Math.max(...scale),
   peers,
   cap: positive('cap', o.cap),
+  realSites,
+  realRounds: positive('real-rounds', o['real-rounds']),
+  baseline: o.baseline ? path.resolve(o.baseline) : null,
+  stageTable: !o['no-stage-table'],
   harvestCap: positive('harvest-cap', o['harvest-cap']),
   renderSitePages: positive('render-site', o['render-site']),
   renderPages: positive('render-pages', o['render-pages']),
@@ -162,6 +179,7 @@ const plan = [
   ['8', manySitesBench, wanted.has('8')],
   ['9', docSiteBench, wanted.has('9')],
   ['10', scenario10, wanted.has('10')],
+  ['11', realSitesBench, wanted.has('11')],
 ];
 ctx.log(`work folder ${ctx.out}`);
 for (const [name, run, on] of plan) {

@@ -104,6 +104,12 @@ export interface ArchiveSummary {
   hasThumbnails?: boolean;
 }
 
+/** Whether an archive's pages run their own scripts in the viewer, and whether the archivist can change that (`harvest serve` only). */
+export interface ScriptsSetting {
+  allowed: boolean;
+  switchable: boolean;
+}
+
 /** What deleting a job did to its archive folder: Harvest removes only what it made there. */
 export interface DeleteReport {
   archiveDir: string;
@@ -146,9 +152,9 @@ export interface AppInfo {
   host: 'electron' | 'web';
   /**
    * Where the in-app viewer finds a job's mirror files, one origin per job: `harvest-archive://{job}/`
-   * in Electron (`{job}` stands for the job's id); on the web host a token-guarded prefix whose
-   * `<job>/<path>` redirects to the job's own loopback port. shared/frameLocation.ts archiveBase
-   * gives a job's base. Never file://.
+   * in Electron (`{job}` stands for the job's id); on the web host `http://{job}.localhost:<port>/<token>/`,
+   * a host name per job on one loopback port. shared/frameLocation.ts archiveBase gives a job's base.
+   * Never file://.
    */
   viewerBase: string;
 }
@@ -199,6 +205,9 @@ export const COMMANDS = {
   /** Adds an archive folder already on disk (one kept when its job was deleted, or made by `harvest crawl`) to the library. */
   'archives.open': { args: z.object({ archiveDir: z.string().min(1).max(4000) }).strict() },
   'archives.openInBrowser': { args: z.object({ id }).strict() },
+  /** Whether the archive's pages run their own scripts in the viewer (off until turned on, in `harvest serve`). */
+  'archives.scripts': { args: z.object({ id }).strict() },
+  'archives.setScripts': { args: z.object({ id, allowed: z.boolean() }).strict() },
   'dialog.chooseFolder': { args: z.object({ title: z.string().max(200).optional() }).strict() },
   /** Where a new export goes: the native save dialog, or null (cancelled, or the web host). */
   'dialog.chooseExportPath': { args: z.object({ id, format: z.enum(EXPORT_FORMATS) }).strict() },
@@ -285,6 +294,12 @@ export const COMMANDS = {
    * 'qa' events; the archive is busy (as during an export) until it ends.
    */
   'qa.start': { args: z.object({ id, limit: z.number().int().positive().optional(), fresh: z.boolean().default(false) }).strict() },
+  /**
+   * Patches the newest capture of an idle archive, as `harvest patch`: what its analysis found
+   * missing is queued and fetched by a resume of the job (shown as the job running), then the pages
+   * that lacked something fetched are analysed again. Progress and the report arrive as 'qa' events.
+   */
+  'qa.patch': { args: z.object({ id }).strict() },
   /** Pauses a running analysis: pages under way are abandoned, results so far are kept. */
   'qa.pause': { args: z.object({ id }).strict() },
   /** The archive's analysis run in this host process (running or its last outcome), or null. */
@@ -337,6 +352,8 @@ export interface CommandResults {
   /** The folder's path (the web host cannot open a file manager on the archivist's screen, so it returns it to show). */
   'archives.reveal': { path: string };
   'archives.openInBrowser': { path: string };
+  'archives.scripts': ScriptsSetting;
+  'archives.setScripts': ScriptsSetting;
   'archives.open': JobSummary;
   /** null when the host saw no such navigation (a forged or stale report). */
   'archives.frameLocation': { localPath: string | null };
@@ -371,6 +388,7 @@ export interface CommandResults {
   'clusters.control': ClusterView;
   'clusters.detach': { id: string };
   'qa.start': QaRunStatus;
+  'qa.patch': QaRunStatus;
   'qa.pause': QaRunStatus;
   'qa.status': QaRunStatus | null;
   'qa.results': QaResultsPage;

@@ -12,7 +12,7 @@ import { LINK_SCRIPT } from './frameLinks.js';
 
 export const LOCATION_MESSAGE = 'harvest:location';
 
-/** The place of the job's id in AppInfo.viewerBase where it names the origin (`harvest-archive://{job}/`). */
+/** The place of the job's id in AppInfo.viewerBase where it names the origin (`harvest-archive://{job}/`, `http://{job}.localhost:<port>/…`). */
 export const JOB_PLACEHOLDER = '{job}';
 
 /** Where a job's archived files are served (a viewerBase without the placeholder is a prefix for `<job>/`). */
@@ -22,7 +22,7 @@ export function archiveBase(viewerBase: string, jobId: string): string {
 }
 
 /**
- * The script added to archived pages. It runs before the page's own scripts: it takes itself out of
+ * The script added to archived pages (with the page's own scripts off, it is the only one that runs). It runs before the page's own scripts: it takes itself out of
  * the document, removes the page's WebRTC constructors (a browser can't be told to block WebRTC by a
  * header; see README, Security model), and tells the app window (`top`, so a page can't receive the
  * report of a frame it embeds) that it loaded, with the token of this document if it has one; then
@@ -56,8 +56,10 @@ const DOCTYPE = /^\s*<!doctype[^>]*>/i;
  * The page with the viewer's script inserted right after `<head>`; with no head, after the doctype
  * (a script before it would switch the page to quirks mode), else at the start (after a BOM).
  */
-export function withViewerScript(html: Uint8Array, token: string | null): Uint8Array {
-  const tag = new TextEncoder().encode(`<script>${viewerScript(token)}</script>`);
+export function withViewerScript(html: Uint8Array, token: string | null, nonce?: string): Uint8Array {
+  // With the page's own scripts off (CSP script-src 'nonce-…'), the nonce lets this one run alone.
+  const open = nonce === undefined ? '<script>' : `<script nonce="${nonce}">`;
+  const tag = new TextEncoder().encode(`${open}${viewerScript(token)}</script>`);
   const start = html[0] === 0xef && html[1] === 0xbb && html[2] === 0xbf ? 3 : 0;
   // windows-1252 maps each byte to one UTF-16 unit, so string offsets are byte offsets in any
   // ASCII-compatible charset the page may be in.

@@ -67,6 +67,12 @@ export interface QaRunStatus {
   /** Time left at this run's rate so far; null until a page is done. */
   etaMs: number | null;
   error: string | null;
+  /**
+   * Set for a patch (Patch missing resources): 'fetching' while its crawl run fetches what was
+   * missing (done and total then stay 0), 'analysing' while the pages that lacked something fetched
+   * are analysed again, and what it did once it is done.
+   */
+  patch?: { phase: 'fetching' | 'analysing'; report: null } | { phase: 'done'; report: QaPatchReport };
 }
 
 /** One page of a capture's results, worst first, with the figures of all of them. */
@@ -94,4 +100,38 @@ export interface QaPageDetail {
   result: QaPageResult;
   reference: QaEvidence;
   copy: QaEvidence;
+}
+
+/**
+ * What became of one resource a patch went for: fetched now; already in the archive (the copy
+ * asks for it at an address the offline copy cannot serve, such as one a script builds with a
+ * query); refused by the job's rules (scope, robots.txt, address) or answered with an error; or
+ * left queued by a run that stopped before it.
+ */
+export type QaPatchOutcome = 'fetched' | 'archived-before' | 'skipped' | 'failed' | 'queued';
+
+export interface QaPatchedResource {
+  url: string;
+  /** The type the reference loaded it as (image, fetch, stylesheet…). */
+  type: string;
+  /** Pages of the analysis that lacked it. */
+  pages: number;
+  outcome: QaPatchOutcome;
+  /** Why it was not fetched (the skip reason, the HTTP status, the error); null when it was. */
+  detail: string | null;
+}
+
+/** One page's figures before a patch and after it was analysed again. */
+export interface QaPatchedPage {
+  url: string;
+  before: Pick<QaPageResult, 'textMatch' | 'screenshotMatch'> & { missing: number };
+  after: Pick<QaPageResult, 'textMatch' | 'screenshotMatch'> & { missing: number };
+}
+
+/** What `harvest patch` (or Patch missing resources) did to a capture. */
+export interface QaPatchReport {
+  capture: number;
+  resources: QaPatchedResource[];
+  /** The pages analysed again: those that lacked a resource fetched now. */
+  pages: QaPatchedPage[];
 }

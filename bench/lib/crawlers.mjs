@@ -12,6 +12,8 @@ const TRAP_REGEX = '/(events/calendar|a/b/|search\\?|deep/)';
 export const PEERS = {
   wget: (origin, out) => ['wget', '--mirror', '--convert-links', '--adjust-extension', '--page-requisites', '--no-parent', '-e', 'robots=on', '-nv', '-o', `${out}.log`, '-P', out, `${origin}/`],
   'wget-guarded': (origin, out) => [...PEERS.wget(origin, out).slice(0, -1), '--reject-regex', TRAP_REGEX, `${origin}/`],
+  // The peer doing Harvest's job: a compressed WARC beside the browsable, rewritten copy.
+  'wget-warc': (origin, out) => [...PEERS['wget-guarded'](origin, out).slice(0, -1), `--warc-file=${path.join(out, 'archive')}`, `${origin}/`],
   // Security limits off: without -%c0 -A0 -%! HTTrack fetches about one URL a second.
   httrack: (origin, out) => ['httrack', `${origin}/`, '-O', out, '-q', '-c8', '-%c0', '-A0', '-%!'],
 };

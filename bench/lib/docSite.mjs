@@ -3,82 +3,25 @@
 // settings) against `wget -m -k -E -p` in the same run: wall time, CPU, and offline fidelity of each
 // saved copy (every reference of every saved page and stylesheet resolves to a file on disk). The
 // manuals load nothing from other hosts; --no-offsite-requisites makes sure no request leaves the machine.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { harvestCommand } from './crawlers.mjs';
-import { duBytes, round, runMeasured, sleep } from './measure.mjs';
+import { duBytes, round, runMeasured } from './measure.mjs';
+import { ensureDebianPackages, Nginx } from './nginx.mjs';
 
 const MANUALS = {
   python: { pkg: 'python3.11-doc', dir: '/usr/share/doc/python3.11/html' },
   postgresql: { pkg: 'postgresql-doc-15', dir: '/usr/share/doc/postgresql-doc-15/html' },
 };
 
-function ensurePackages(log) {
-  const need = Object.values(MANUALS).filter((m) => !fs.existsSync(m.dir)).map((m) => m.pkg);
-  if (!fs.existsSync('/usr/sbin/nginx')) need.push('nginx-light');
-  if (spawnSync('sh', ['-c', 'command -v wget']).status !== 0) need.push('wget');
-  if (need.length === 0) return;
-  log(`installing ${need.join(' ')} with apt-get`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const r = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...need], { stdio: 'inherit', env });
-  if (r.status !== 0) throw new Error(`apt-get install ${need.join(' ')} failed`);
-}
-
-/** nginx on 127.0.0.1:port in the foreground, its root the two manuals and a page linking both. */
-class Nginx {
-  constructor(dir, port) {
-    this.dir = dir;
-    this.origin = `http://127.0.0.1:${port}`;
-    const root = path.join(dir, 'root');
-    fs.mkdirSync(root, { recursive: true });
-    for (const [name, m] of Object.entries(MANUALS)) if (!fs.existsSync(path.join(root, name))) fs.symlinkSync(m.dir, path.join(root, name));
-    fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Manuals</title><h1>Manuals</h1><ul><li><a href="python/index.html">Python 3.11</a><li><a href="postgresql/index.html">PostgreSQL 15</a></ul>\n');
-    this.accessLog = path.join(dir, 'access.log');
-    fs.writeFileSync(
-      path.join(dir, 'nginx.conf'),
-      `worker_processes 1;
-error_log ${path.join(dir, 'error.log')};
-pid ${path.join(dir, 'nginx.pid')};
-events { worker_connections 256; }
-http {
-  include /etc/nginx/mime.types;
-  access_log ${this.accessLog};
-  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  gzip on; gzip_types text/css application/javascript text/javascript image/svg+xml application/json text/plain;
-  keepalive_requests 100000;
-  server { listen 127.0.0.1:${port}; root ${root}; }
-}
-`,
-    );
-  }
-
-  async start() {
-    this.child = spawn('/usr/sbin/nginx', ['-p', this.dir, '-c', path.join(this.dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
-    for (let i = 0; i < 100; i++) {
-      if (this.child.exitCode !== null) throw new Error(`nginx exited with ${this.child.exitCode} (see ${this.dir}/error.log)`);
-      if (await fetch(`${this.origin}/`).then((r) => r.ok, () => false)) return this;
-      await sleep(100);
-    }
-    throw new Error('nginx did not start');
-  }
-
-  /** Empties the access log (nginx appends to the same open file). */
-  reset() {
-    fs.truncateSync(this.accessLog, 0);
-  }
-
-  requests() {
-    return fs.readFileSync(this.accessLog, 'utf8').split('\n').filter(Boolean).length;
-  }
-
-  async stop() {
-    if (!this.child || this.child.exitCode !== null) return;
-    const exited = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGQUIT');
-    await exited;
-  }
+/** The two manuals under one root, with a page linking both. */
+function manualsRoot(dir) {
+  const root = path.join(dir, 'root');
+  fs.mkdirSync(root, { recursive: true });
+  for (const [name, m] of Object.entries(MANUALS)) if (!fs.existsSync(path.join(root, name))) fs.symlinkSync(m.dir, path.join(root, name));
+  fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Manuals</title><h1>Manuals</h1><ul><li><a href="python/index.html">Python 3.11</a><li><a href="postgresql/index.html">PostgreSQL 15</a></ul>\n');
+  return root;
 }
 
 /** A start tag's href/src attributes (not text that merely shows markup, as `&lt;a href=…&gt;` in a code sample). */
@@ -162,10 +105,11 @@ export async function offlineFidelity(mirror, origin) {
 }
 
 export async function docSiteBench(ctx) {
-  ensurePackages(ctx.log);
+  ensureDebianPackages(Object.values(MANUALS), ctx.log, { extra: ['wget'] });
   const dir = path.join(ctx.out, 'scenario9');
   fs.mkdirSync(dir, { recursive: true });
-  const server = await new Nginx(path.join(dir, 'nginx'), ctx.port + 200).start();
+  const nginx = await new Nginx(path.join(dir, 'nginx'), [{ name: 'manuals', root: manualsRoot(dir), port: ctx.port + 200 }]).start();
+  const server = { origin: nginx.origin('manuals'), reset: () => nginx.reset('manuals'), requests: () => nginx.requests('manuals'), stop: () => nginx.stop() };
   const source = Object.values(MANUALS).reduce((n, m) => n + filesUnder(m.dir).filter((f) => f.endsWith('.html')).length, 0);
   try {
     // Warm the page cache and nginx before either crawler is timed.

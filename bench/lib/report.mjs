@@ -1,6 +1,7 @@
 // Markdown tables, Harvest's ratios to each peer and to the issue's targets, and comparison with an earlier run.
 import { renderSummary } from '../render.mjs';
 import { round } from './measure.mjs';
+import { realSitesKeyFigures, realSitesMarkdown, realSitesTargets } from './realSitesReport.mjs';
 const f = (x, d = 0) => (x == null ? '–' : typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d }) : String(x));
 const ratio = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 100) / 100);
 const pct = (a, b) => (a == null || b == null || b === 0 ? null : Math.round((a / b) * 1000) / 10);
@@ -106,6 +107,7 @@ export function targets(results) {
     const o = s9.harvest.offline;
     add('9', '100% offline fidelity', o ? `${f(o.fidelityPct, 2)}% (${f(o.local)} of ${f(o.refs + o.escaping)} references local, ${f(o.broken)} broken, ${f(o.escaping)} escaping; ${f(o.pages)} pages)` : 'no mirror', o !== null && o.broken === 0 && o.escaping === 0);
   }
+  if (results.scenarios['11']) realSitesTargets(results.scenarios['11'], add);
   if (s7) add('7', `--render keeps ≥ ${f(s7.aim * 100, 1)}% of the static pages/s with ${s7.renderPages} browser pages`, `${f(s7.share * 100, 1)}% (${f(s7.render.pagesPerSec, 2)} vs ${f(s7.static.pagesPerSec, 2)} pages/s)`, s7.met);
   return t;
 }
@@ -210,6 +212,7 @@ export function markdown(results) {
     const errs = (r) => f(r.offline?.absoluteToErrors);
     out.push('', `Harvest's wall time is ${f(s9.wallRatio, 2)}× wget's. References left absolute to URLs the server answers with an error (not archivable, not counted): Harvest ${errs(s9.harvest)}, wget ${errs(s9.wget)}.`, '');
   }
+  if (results.scenarios['11']) out.push(...realSitesMarkdown(results.scenarios['11']));
   for (const [k, v] of Object.entries(results.scenarios)) if (k.endsWith('-error')) out.push(`Scenario ${k.replace('-error', '')} failed: ${v}`, '');
   out.push('## Targets', '', '| scenario | target | measured | met |', '|---|---|---|---|');
   for (const t of targets(results)) out.push(`| ${t.scenario} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
@@ -239,6 +242,7 @@ function keyFigures(r) {
   if (s9) Object.assign(k, { 's9 harvest wall s': s9.harvest.wallSeconds, 's9 wget wall s': s9.wget.wallSeconds });
   const s8 = r.scenarios?.['8'];
   if (s8) Object.assign(k, { 's8 req/s (fetch phase)': s8.harvest.fetchPhaseRequestsPerSec, 's8 CPU s': s8.harvest.cpuSeconds });
+  if (r.scenarios?.['11']) Object.assign(k, realSitesKeyFigures(r.scenarios['11']));
   if (s7) Object.assign(k, { 's7 static pages/s': s7.static.pagesPerSec, 's7 render pages/s': s7.render.pagesPerSec, 's7 render share': s7.share, 's7 render tree peak RSS MiB': s7.render.treeRssMiB });
   return k;
 }

@@ -42,9 +42,15 @@ async function* urlsOf(lines: AsyncIterable<SeedLine>): AsyncGenerator<string> {
   for await (const { url } of lines) yield url;
 }
 
+/**
+ * A worker's pools: a connection attempt to a database out of reach fails within 10 s rather than
+ * waiting on the network, and a connection whose peer vanished is found by keep-alives.
+ */
+const WORKER_POOL = { connectionTimeoutMillis: 10_000, keepAlive: true };
+
 async function withDb<T>(url: string | undefined, command: 'cluster' | 'worker', fn: (db: pg.Pool) => Promise<T>): Promise<T> {
   if (!url) throw new UsageError(`${command} needs --db <postgres-url>`, command);
-  const db = await openClusterDb(url);
+  const db = await openClusterDb(url, 4, command === 'worker' ? WORKER_POOL : {});
   try {
     return await fn(db);
   } finally {
@@ -162,6 +168,7 @@ export async function runWorker(args: string[]): Promise<number> {
     'local-address': { type: 'string' },
     'retry-backoff-ms': { type: 'string' },
     'browser-path': { type: 'string' },
+    'db-wait-seconds': { type: 'string' },
     quiet: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got '${positionals[0]}'`, 'worker');
@@ -181,11 +188,12 @@ export async function runWorker(args: string[]): Promise<number> {
   const leaseS = number('lease-seconds', values['lease-seconds'], 0.1);
   const sites = number('sites', values.sites, 1);
   const backoff = number('retry-backoff-ms', values['retry-backoff-ms'], 0);
+  const dbWaitS = number('db-wait-seconds', values['db-wait-seconds'], 0);
   const log = values.quiet ? () => {} : (line: string) => process.stderr.write(`worker ${id}: ${line}\n`);
   return withDb(values.db, 'worker', async (db) => {
     // Heartbeats on a connection of their own, so a pool busy with batch commits never delays them
     // past the lease timeout (which would have the worker declared dead while it works).
-    const liveness = await openClusterDb(values.db!, 1);
+    const liveness = await openClusterDb(values.db!, 1, WORKER_POOL);
     const worker = await ClusterWorker.start(db, liveness, {
       id,
       store: path.resolve(values.store!),
@@ -194,6 +202,7 @@ export async function runWorker(args: string[]): Promise<number> {
       ...(values['local-address'] !== undefined && { localAddress: values['local-address'] }),
       ...(backoff !== undefined && { retryBackoffMs: backoff }),
       ...(values['browser-path'] !== undefined && { browserPath: path.resolve(values['browser-path']) }),
+      ...(dbWaitS !== undefined && { dbWaitMs: dbWaitS * 1000 }),
       log,
     }).catch(async (e: unknown) => {
       // A worker that cannot start (no browser for a --render harvest): its idle connection would hold the exit.

@@ -215,6 +215,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./export.js')).runExport(rest);
     case 'qa':
       return (await import('./qa.js')).runQa(rest);
+    case 'patch':
+      return (await import('./patch.js')).runPatch(rest);
     case 'thumbnails':
       return (await import('./thumbnails.js')).runThumbnails(rest);
     case 'control':

@@ -8,6 +8,7 @@ import {
   type CommandResults,
   type ParsedArgs,
   type Reply,
+  type ScriptsSetting,
 } from '../../shared/contract.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
@@ -17,6 +18,7 @@ import type { ExportManager } from './exportManager.js';
 import { HostError } from './hostError.js';
 import type { ImportManager } from './importManager.js';
 import type { JobService } from './jobService.js';
+import type { ViewerScripts } from './viewerScripts.js';
 import type { QaManager } from './qaManager.js';
 
 /** What differs between hosts: native dialogs and the desktop shell exist only in Electron. */
@@ -36,6 +38,8 @@ export interface HostShell {
    * the page says); `token` is the one the frame's document reported, where the host issues them.
    */
   frameLocation(jobId: string, token: string | undefined): string | null;
+  /** Where archived pages' own scripts are a per-archive choice (the web host); elsewhere they always run. */
+  scripts?: ViewerScripts;
 }
 
 /** Hosts without a screen of their own: every dialog answers null, reveal and open only name the path. */
@@ -76,7 +80,12 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'jobs.create': (a) => jobs.create(a.job, a.archiveDir),
     'jobs.update': (a) => jobs.update(a.id, a.job),
     'jobs.duplicate': (a) => jobs.duplicate(a.id),
-    'jobs.delete': (a) => jobs.delete(a.id, a.deleteArchive),
+    'jobs.delete': (a) => {
+      const report = jobs.delete(a.id, a.deleteArchive);
+      // The archive opened again later is a new job, whose scripts start off.
+      if (shell.scripts?.allowed(a.id)) shell.scripts.set(a.id, false);
+      return report;
+    },
     'jobs.start': (a) => jobs.start(a.id),
     'jobs.pause': (a) => jobs.pause(a.id),
     'jobs.control': (a) => jobs.control(a.id, a.control),
@@ -94,6 +103,13 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     },
     'archives.open': (a) => jobs.importArchive(a.archiveDir),
     'archives.frameLocation': (a) => ({ localPath: shell.frameLocation(jobs.get(a.id).id, a.token) }),
+    'archives.scripts': (a) => scriptsSetting(shell, jobs.get(a.id).id),
+    'archives.setScripts': (a) => {
+      const id = jobs.get(a.id).id;
+      if (!shell.scripts) throw new HostError('unsupported', 'archived pages always run their scripts in the desktop app, where WebRTC is blocked');
+      shell.scripts.set(id, a.allowed);
+      return scriptsSetting(shell, id);
+    },
     'archives.openInBrowser': async (a) => {
       const file = path.join(jobs.get(a.id).archiveDir, MIRROR_DIR, 'index.html');
       await shell.openFile(file);
@@ -139,6 +155,7 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'clusters.control': (a) => clusters.control(a.id, a.control),
     'clusters.detach': (a) => clusters.detach(a.id),
     'qa.start': (a) => qa.start(a.id, { limit: a.limit, fresh: a.fresh }),
+    'qa.patch': (a) => qa.patch(a.id),
     'qa.pause': (a) => qa.pause(a.id),
     'qa.status': (a) => qa.status(a.id),
     'qa.results': (a) => qa.results(a.id, a.offset, a.limit),
@@ -159,4 +176,8 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
       return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
     }
   };
+}
+
+function scriptsSetting(shell: HostShell, jobId: string): ScriptsSetting {
+  return shell.scripts ? { allowed: shell.scripts.allowed(jobId), switchable: true } : { allowed: true, switchable: false };
 }

@@ -86,14 +86,14 @@ export function isHtml(mimeType: string): boolean {
 }
 
 /** An archived HTML page as served to the viewer: with the viewer's script (see shared/frameLocation.ts). */
-export function archivedHtml(file: string, token: string | null): Uint8Array {
-  return withViewerScript(readFileSync(file), token);
+export function archivedHtml(file: string, token: string | null, nonce?: string): Uint8Array {
+  return withViewerScript(readFileSync(file), token, nonce);
 }
 
 /**
  * Sends a file that lies inside `root` (see resolveFileWithin); false when there is none. With
- * `archivedPage`, HTML pages get the viewer's script, with the token it returns for the file (the
- * file itself is untouched).
+ * `archivedPage`, HTML pages get the viewer's script, with the token it returns for the file and the
+ * CSP nonce that lets it run (the file itself is untouched).
  */
 export function sendFileWithin(
   req: IncomingMessage,
@@ -102,11 +102,12 @@ export function sendFileWithin(
   segments: string[],
   headers: Record<string, string>,
   archivedPage?: (file: string) => string | null,
+  nonce?: string,
 ): boolean {
   const file = resolveFileWithin(root, segments);
   if (file === null) return false;
   const type = mimeTypeOf(file);
-  const html = archivedPage && isHtml(type) ? archivedHtml(file, archivedPage(file)) : null;
+  const html = archivedPage && isHtml(type) ? archivedHtml(file, archivedPage(file), nonce) : null;
   res.writeHead(200, {
     'Content-Type': type,
     'Content-Length': String(html ? html.length : statSync(file).size),

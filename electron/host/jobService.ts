@@ -15,7 +15,7 @@ import { ArchiveFacts } from './archiveFacts.js';
 import { asHostError, openArchive, scheduleInfo, slug, statusAfterRun, validJob } from './jobRules.js';
 import { RateHistory } from './rateHistory.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
-import { CrawlRunner, WorkerGoneError } from './crawlRunner.js';
+import { CrawlRunner, WorkerGoneError, type RunOutcome } from './crawlRunner.js';
 import type { DataDir, JobRecord } from './dataDir.js';
 import { diskUsage } from './diskUsage.js';
 import { HostError } from './hostError.js';
@@ -265,6 +265,24 @@ export class JobService implements ScheduleTarget {
     const r = this.record(id);
     if (!RESUMABLE.has(r.status)) throw new HostError('conflict', `a ${r.status} job cannot be resumed`);
     return this.launch(r);
+  }
+
+  /**
+   * Runs a stopped job's current capture once more after `queue` has put in it what to fetch (a
+   * patch of what the page analysis found missing): a resume, shown and paused as one. Resolves with
+   * the run's outcome.
+   */
+  runQueued(id: string, queue: (a: Archive) => void): Promise<RunOutcome> {
+    const r = this.idle(id, 'patched');
+    if (r.status === 'new') throw new HostError('conflict', 'a job never crawled has nothing to patch');
+    if (this.exporting.has(id)) throw new HostError('conflict', `the archive is being ${this.exporting.get(id)}`);
+    try {
+      this.withArchive(r, true, queue);
+    } catch (e) {
+      throw asHostError(e);
+    }
+    this.launch(r);
+    return this.runners.get(id)!.done;
   }
 
   /** "Run again now": starts the next capture of a finished job and runs it as a resume does. */

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { thumbnailSegments } from '../../shared/frameLocation.js';
@@ -7,24 +7,29 @@ import { MIRROR_DIR } from '../engine/store/archive.js';
 import { THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
 import { FrameTokens } from './frameTokens.js';
 import { capturePath } from '../../shared/capturePath.js';
-import { withViewerScript } from '../../shared/frameLocation.js';
+import { JOB_PLACEHOLDER, withViewerScript } from '../../shared/frameLocation.js';
+import { ARCHIVE_HOST_SUFFIX, archiveOrigin, jobOfHost } from './archiveHosts.js';
 import { capturePathOf, type CaptureReplay, type ReplayedFile } from './captureReplay.js';
-import { hostAllowed, isHtml, newToken, safeSegments, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
+import { isHtml, newToken, safeSegments, sameSecret, sendFileWithin, sendText } from './httpGuards.js';
 
 /** Finds a job's archive folder, or null when there is no such job. */
 export type ArchiveDirOf = (jobId: string) => string | null;
 
 /**
- * What an archived page may do: load what its own job's mirror holds, run its scripts, and nothing
- * else: no network beyond that folder, no forms, no popups, no navigating the app, no WebRTC where
- * the browser knows the directive (Chromium does not: see README, Security model), no camera,
- * microphone or location; only the app may frame it.
+ * What an archived page may do: load what its own job's mirror holds, run its scripts if the
+ * archivist allowed them for this archive, and nothing else: no network beyond that folder, no forms,
+ * no popups, no navigating the app, no WebRTC where the browser knows the directive (Chromium does
+ * not: see README, Security model), no camera, microphone or location; only the app may frame it.
+ * With scripts off, `nonce` lets the viewer's own script run and nothing else: no page script,
+ * handler, `javascript:` URL or worker, and no frame but the archive's own (a `data:` or `blob:`
+ * document might not inherit this policy).
  */
-export function viewerCsp(jobBase: string, appOrigin: string): string {
+export function viewerCsp(jobBase: string, appOrigin: string, nonce: string | null = null): string {
   const own = `${jobBase} data: blob:`;
+  const scripts = nonce === null ? [`script-src ${own} 'unsafe-inline' 'unsafe-eval'`] : [`script-src 'nonce-${nonce}'`, "worker-src 'none'", `frame-src ${jobBase}`, "object-src 'none'"];
   return [
     `default-src ${own}`,
-    `script-src ${own} 'unsafe-inline' 'unsafe-eval'`,
+    ...scripts,
     `style-src ${own} 'unsafe-inline'`,
     `connect-src ${jobBase}`,
     `base-uri ${jobBase}`,
@@ -36,10 +41,9 @@ export function viewerCsp(jobBase: string, appOrigin: string): string {
 }
 
 /**
- * A thumbnail is a picture Harvest made, shown by the app (another port) in its page lists, unlike
- * the archived files, which only their own archive may load. Chromium refuses a 'same-site' picture
- * from another 127.0.0.1 port to the app (ERR_BLOCKED_BY_RESPONSE.NotSameSite), so any origin may
- * embed it; the secret token in its URL is what keeps other pages from naming it.
+ * A thumbnail is a picture Harvest made, shown by the app (another site) in its page lists, unlike
+ * the archived files, which only their own archive may load: any origin may embed it; the secret
+ * token in its URL is what keeps other pages from naming it.
  */
 const THUMBNAIL_HEADERS = {
   'Content-Security-Policy': "default-src 'none'",
@@ -55,124 +59,105 @@ const TOP_LEVEL_REFUSED =
   "Archived pages open only inside Harvest's viewer, where they are sealed off from the network. Open this archive from the Library of the Harvest app.";
 
 export interface MirrorServer {
-  /** For the app's CSP: every archive origin (`http://127.0.0.1:*`, one port per archive). */
+  /** For the app's CSP: the archive origins, every `<job>.localhost` name on the viewer port. */
   frameSource: string;
-  /** `http://127.0.0.1:<port>/<token>/`; `<job>/<path>` under it redirects to that job's own listener. */
+  /** `http://{job}.localhost:<port>/<token>/` (shared/frameLocation.ts archiveBase fills in the job). */
   viewerBase: string;
+  port: number;
   /** The mirror path a frame of this job was served, from the token its document reported; null if none. */
   frameLocation(jobId: string, token: string | undefined): string | null;
   close(): Promise<void>;
 }
 
+export interface MirrorServerOptions {
+  /** The viewer's port; 0 (the default) takes any free one. */
+  port?: number;
+  /** Whether the archived pages' own scripts may run; they all may when not given. */
+  scriptsAllowed?: (jobId: string) => boolean;
+}
+
 /**
- * Serves each job's mirror folder read-only on loopback, apart from the app's origin and each job on
- * an origin of its own: a listener per archive, started when the archive is first opened, so
- * archived sites share no storage or service-worker scope. The entry listener (viewerBase) only
- * redirects `<job>/<path>` there. A port rather than a `<job>.localhost` name keeps archives on the
- * app's site (127.0.0.1), where browsers allow a framed page its storage.
+ * Cookies are ignored here, but Chromium may send up to 180 of 4 kB each to a host; past Node's
+ * 16 kB of headers every request would fail with 431, so a page could lock its archive out.
  */
-export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: () => string, replay: CaptureReplay): Promise<MirrorServer> {
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
+/**
+ * Serves each job's mirror folder read-only on one loopback port, apart from the app's origin and
+ * each job on an origin of its own, `<job>.localhost`: archived sites share no cookies, storage or
+ * service-worker scope with each other or with the app (127.0.0.1). Framed by the app, an archive is
+ * a third-party frame: Chromium 156 gives it storage partitioned under the app's site (per archive
+ * origin still) and, blocking third-party cookies, no cookies at all.
+ */
+export async function startMirrorServer(archiveDirOf: ArchiveDirOf, appOrigin: () => string, replay: CaptureReplay, opts: MirrorServerOptions = {}): Promise<MirrorServer> {
   const token = newToken();
   const tokens = new FrameTokens();
-  const perJob = new Map<string, Promise<{ server: Server; port: number }>>();
+  const scriptsAllowed = opts.scriptsAllowed ?? (() => true);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
 
-  const jobListener = (jobId: string): Promise<{ server: Server; port: number }> => {
-    let listener = perJob.get(jobId);
-    if (!listener) {
-      listener = listen((req, res, port) => {
-        if (refused(req, res)) return;
-        const [, first, ...rest] = pathOf(req).split('/');
-        if (first === undefined || !sameSecret(first, token)) return sendText(res, 404, 'not found');
-        const dir = archiveDirOf(jobId);
-        const segments = safeSegments(rest.filter((s) => s !== ''));
-        if (dir === null || segments === null) return sendText(res, 404, 'not found');
-        const thumbnail = thumbnailSegments(segments);
-        if (thumbnail !== null) {
-          if (!sendFileWithin(req, res, path.join(dir, THUMBNAILS_DIR), thumbnail, THUMBNAIL_HEADERS)) sendText(res, 404, 'no thumbnail');
-          return;
-        }
-        const root = path.join(dir, MIRROR_DIR);
-        const jobBase = `http://127.0.0.1:${port}/${token}/`;
-        const headers = {
-          'Content-Security-Policy': viewerCsp(jobBase, appOrigin()),
-          'Permissions-Policy': PERMISSIONS_POLICY,
-          'Referrer-Policy': 'no-referrer',
-          'Cache-Control': 'no-cache',
-          'Cross-Origin-Resource-Policy': 'same-origin',
-        };
-        // Only a document loaded into a frame gets a token, so a page can't fetch one for another path.
-        const framed = req.headers['sec-fetch-dest'] === 'iframe' || req.headers['sec-fetch-dest'] === 'frame';
-        const earlier = capturePathOf(segments);
-        if (earlier !== null) {
-          // An earlier capture's page reports its own path, so the viewer knows which capture it shows.
-          const token = () => (framed ? tokens.issue(jobId, capturePath(earlier.capture, earlier.localPath)) : null);
-          void replay(jobId, earlier.capture, earlier.localPath).then(
-            (file) => {
-              if (file !== null) sendReplayed(req, res, file, headers, token);
-              // Nothing in the WARC files for that path: the mirror's copy, the only one there is.
-              else if (!sendFileWithin(req, res, root, earlier.localPath.split('/'), headers, token)) sendText(res, 404, 'not in this archive');
-            },
-            (e: unknown) => sendText(res, 500, `cannot read capture ${earlier.capture} of ${earlier.localPath}: ${(e as Error).message}`),
-          );
-          return;
-        }
-        const archivedPage = (file: string) => (framed ? tokens.issue(jobId, mirrorPath(root, file)) : null);
-        if (!sendFileWithin(req, res, root, segments, headers, archivedPage)) sendText(res, 404, 'not in this archive');
-      });
-      perJob.set(jobId, listener);
-    }
-    return listener;
-  };
-
-  const entry = await listen((req, res) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const jobId = jobOfHost(req, port);
+    if (jobId === null) return sendText(res, 403, 'wrong Host header');
     if (refused(req, res)) return;
-    const url = req.url ?? '/';
-    const [, first, jobId, ...rest] = pathOf(req).split('/');
-    if (first === undefined || !sameSecret(first, token) || !jobId || archiveDirOf(jobId) === null) return sendText(res, 404, 'not found');
-    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-    void jobListener(jobId).then(
-      ({ port }) => sendText(res, 307, 'moved', { Location: `http://127.0.0.1:${port}/${token}/${rest.join('/')}${query}` }),
-      () => sendText(res, 503, 'cannot open a listener for this archive'),
-    );
+    const [, first, ...rest] = pathOf(req).split('/');
+    if (first === undefined || !sameSecret(first, token)) return sendText(res, 404, 'not found');
+    const dir = archiveDirOf(jobId);
+    const segments = safeSegments(rest.filter((s) => s !== ''));
+    if (dir === null || segments === null) return sendText(res, 404, 'not found');
+    const thumbnail = thumbnailSegments(segments);
+    if (thumbnail !== null) {
+      if (!sendFileWithin(req, res, path.join(dir, THUMBNAILS_DIR), thumbnail, THUMBNAIL_HEADERS)) sendText(res, 404, 'no thumbnail');
+      return;
+    }
+    const root = path.join(dir, MIRROR_DIR);
+    const jobBase = `${archiveOrigin(jobId, port)!}/${token}/`;
+    const nonce = scriptsAllowed(jobId) ? null : newToken();
+    const headers = {
+      'Content-Security-Policy': viewerCsp(jobBase, appOrigin(), nonce),
+      'Permissions-Policy': PERMISSIONS_POLICY,
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-cache',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    };
+    // Only a document loaded into a frame gets a token, so a page can't fetch one for another path.
+    const framed = req.headers['sec-fetch-dest'] === 'iframe' || req.headers['sec-fetch-dest'] === 'frame';
+    const earlier = capturePathOf(segments);
+    if (earlier !== null) {
+      // An earlier capture's page reports its own path, so the viewer knows which capture it shows.
+      const token = () => (framed ? tokens.issue(jobId, capturePath(earlier.capture, earlier.localPath)) : null);
+      void replay(jobId, earlier.capture, earlier.localPath).then(
+        (file) => {
+          if (file !== null) sendReplayed(req, res, file, headers, token, nonce);
+          // Nothing in the WARC files for that path: the mirror's copy, the only one there is.
+          else if (!sendFileWithin(req, res, root, earlier.localPath.split('/'), headers, token, nonce ?? undefined)) sendText(res, 404, 'not in this archive');
+        },
+        (e: unknown) => sendText(res, 500, `cannot read capture ${earlier.capture} of ${earlier.localPath}: ${(e as Error).message}`),
+      );
+      return;
+    }
+    const archivedPage = (file: string) => (framed ? tokens.issue(jobId, mirrorPath(root, file)) : null);
+    if (!sendFileWithin(req, res, root, segments, headers, archivedPage, nonce ?? undefined)) sendText(res, 404, 'not in this archive');
   });
 
   return {
-    frameSource: 'http://127.0.0.1:*',
-    viewerBase: `http://127.0.0.1:${entry.port}/${token}/`,
+    frameSource: `http://*${ARCHIVE_HOST_SUFFIX}:${port}`,
+    viewerBase: `http://${JOB_PLACEHOLDER}${ARCHIVE_HOST_SUFFIX}:${port}/${token}/`,
+    port,
     frameLocation: (jobId, frameToken) => (frameToken ? tokens.redeem(jobId, frameToken) : null),
-    async close() {
-      const servers = [entry.server, ...(await Promise.allSettled(perJob.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value.server] : []))];
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections();
-              server.close(() => resolve());
-            }),
-        ),
-      );
-    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse, port: number) => void;
-
-/** A listener on a free 127.0.0.1 port that answers only requests naming it in their Host header. */
-async function listen(handler: Handler): Promise<{ server: Server; port: number }> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!hostAllowed(req, port)) return sendText(res, 403, 'wrong Host header');
-    handler(req, res, port);
-  });
-  return { server, port };
-}
-
-/** Answers what no archive listener serves; true when it did. */
+/** Answers what the archive listener never serves; true when it did. */
 function refused(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
   // A service worker would answer the archive's later requests itself, without this listener's CSP.
@@ -183,8 +168,8 @@ function refused(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 /** A file of an earlier capture, with the viewer's script in an HTML page. */
-function sendReplayed(req: IncomingMessage, res: ServerResponse, file: ReplayedFile, headers: Record<string, string>, token: () => string | null): void {
-  const body = isHtml(file.contentType) ? Buffer.from(withViewerScript(file.body, token())) : file.body;
+function sendReplayed(req: IncomingMessage, res: ServerResponse, file: ReplayedFile, headers: Record<string, string>, token: () => string | null, nonce: string | null): void {
+  const body = isHtml(file.contentType) ? Buffer.from(withViewerScript(file.body, token(), nonce ?? undefined)) : file.body;
   res.writeHead(200, { ...headers, 'Content-Type': file.contentType, 'Content-Length': String(body.length), 'X-Content-Type-Options': 'nosniff' });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -12,7 +12,8 @@ import { hostAllowed, newToken, safeSegments, sameOriginRequest, sameSecret, sen
 import { captureReplayOf } from './captureReplay.js';
 import { sendCdx } from './cdxApi.js';
 import { MEMENTO_SEGMENTS, sendMemento, type MementoSegment } from './memento.js';
-import { startMirrorServer } from './mirrorServer.js';
+import { MAX_HEADER_BYTES, startMirrorServer } from './mirrorServer.js';
+import { viewerScriptsIn } from './viewerScripts.js';
 import { appCsp } from './appCsp.js';
 import { sendTokenlessPage } from './tokenlessPage.js';
 import { sendExport, sendReport } from './downloads.js';
@@ -32,7 +33,10 @@ const MAX_EVENT_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export interface WebHostOptions {
   dataDir: string;
+  /** The app's port (0: any free one). */
   port?: number;
+  /** The archive viewer's port, one for every archive (0: any free one). */
+  viewerPort?: number;
   rendererDir?: string;
   exporters?: ExporterMap;
   progressIntervalMs?: number;
@@ -42,6 +46,8 @@ export interface WebHost {
   /** The app's address with its token: the only way in. */
   url: string;
   viewerBase: string;
+  /** The port every archive's pages are served on. */
+  viewerPort: number;
   engine: EngineHost;
   /** Pauses running crawls (checkpointed), then closes both listeners. */
   close(): Promise<void>;
@@ -53,6 +59,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = newToken();
   let appOrigin = '';
   let engine: EngineHost | null = null;
+  const scripts = viewerScriptsIn(opts.dataDir);
   const mirror = await startMirrorServer(
     (jobId) => {
       try {
@@ -63,8 +70,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     },
     () => appOrigin,
     captureReplayOf(() => engine?.jobs ?? null),
+    { port: opts.viewerPort ?? 0, scriptsAllowed: scripts.allowed },
   );
-  const server = createServer();
+  // Cookies mean nothing to the app, but another 127.0.0.1 service's could fill its headers (see MAX_HEADER_BYTES).
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -73,7 +82,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     engine = startEngineHost({
       dataDir: opts.dataDir,
       exporters: opts.exporters ?? {},
-      shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS, frameLocation: mirror.frameLocation },
+      shell: { host: 'web', viewerBase: mirror.viewerBase, ...WEB_SHELL_ACTIONS, frameLocation: mirror.frameLocation, scripts },
       downloadBase: `/${TOKEN_SEGMENT}/${token}/${DOWNLOAD_SEGMENT}/`,
       ...(opts.progressIntervalMs !== undefined && { progressIntervalMs: opts.progressIntervalMs }),
     });
@@ -131,6 +140,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   return {
     url: `${appOrigin}/${TOKEN_SEGMENT}/${token}/`,
     viewerBase: mirror.viewerBase,
+    viewerPort: mirror.port,
     engine: host,
     async close() {
       await host.shutdown();

@@ -133,7 +133,7 @@ test('an archivist crawls the bench site, watches it, browses the copy and expor
     await link.click();
     await expect(urlBar).not.toHaveValue(startValue);
     const followed = page.frames().find((f) => f !== page.mainFrame())!;
-    // The frame is on the job's own origin: http://127.0.0.1:<port>/<token>/<localPath>.
+    // The frame is on the job's own origin: http://<job>.localhost:<port>/<token>/<localPath>.
     const localPath = decodeURIComponent(new URL(followed.url()).pathname.split('/').slice(2).join('/'));
     const row = await api<PageRow | null>('archives.lookup', { id: jobId, localPath });
     if (!row.ok || !row.value) throw new Error(`no page at ${localPath}`);

@@ -15,7 +15,7 @@ export interface HarvestServe {
 }
 
 export interface Fixtures {
-  /** Every request the page tried to send off 127.0.0.1 (each was aborted). Tests assert it stays empty. */
+  /** Every request the page tried to send off loopback, 127.0.0.1 and the archives' `*.localhost` (each was aborted). Tests assert it stays empty. */
   offsiteRequests: string[];
   /** Calls a command through the real HTTP API from the page's origin, as the renderer does. */
   api: <T = unknown>(command: CommandName, args?: Record<string, unknown>) => Promise<Reply<T>>;
@@ -67,7 +67,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     const offsite: string[] = [];
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (new URL(url).hostname !== '127.0.0.1') {
+      const { hostname } = new URL(url);
+      if (hostname !== '127.0.0.1' && !hostname.endsWith('.localhost')) {
         offsite.push(url);
         return route.abort('blockedbyclient');
       }

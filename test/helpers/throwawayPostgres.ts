@@ -11,6 +11,10 @@ const PG_BIN = process.env.HARVEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 export interface ThrowawayPostgres {
   /** postgres://postgres@127.0.0.1:<port>/harvest, trust authentication, loopback only. */
   url: string;
+  /** Shuts the server down (fast: sessions are ended, as by a service restart), keeping its data. */
+  down(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -27,10 +31,11 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
   const run = (cmd: string, args: string[]) => exec(asRoot ? 'runuser' : path.join(PG_BIN, cmd), asRoot ? ['-u', 'postgres', '--', path.join(PG_BIN, cmd), ...args] : args);
   const port = await freePort();
+  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
+  const up = () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', opts, '-w', 'start']);
   try {
     await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
-    await run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', opts, '-w', 'start']);
+    await up();
     await run('createdb', ['-h', dir, '-p', String(port), '-U', 'postgres', 'harvest']);
   } catch (e) {
     await run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']).catch(() => {});
@@ -39,6 +44,8 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/harvest`,
+    down: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    up,
     async stop() {
       await run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
       rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,8 @@ import { startEngineHost, type EngineHost } from '../../electron/host/engineHost
 import { startMirrorServer, viewerCsp, type MirrorServer } from '../../electron/host/mirrorServer.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
+import { localhostFetch } from '../helpers/localhostFetch.js';
+import { archiveBase } from '../../shared/frameLocation.js';
 
 function value<T>(r: Reply<unknown>): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
@@ -70,7 +72,7 @@ describe('earlier captures served by the archive host', () => {
     const engine = host;
     mirror = await startMirrorServer((id) => (id === job.id ? archive : null), () => APP_ORIGIN, captureReplayOf(() => engine.jobs));
     const get = async (viewerPath: string, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${mirror!.viewerBase}${job.id}/${viewerPath}`, { headers });
+      const res = await localhostFetch(`${archiveBase(mirror!.viewerBase, job.id)}${viewerPath}`, { headers });
       return { res, text: await res.text() };
     };
 
@@ -83,13 +85,13 @@ describe('earlier captures served by the archive host', () => {
     // Its stylesheet reference is relative, so it stays in capture 1.
     const css = /href="([^"]*s\.css)"/.exec(home1.text)?.[1];
     assert.ok(css && !css.startsWith('http'), `a relative stylesheet reference: ${css}`);
-    const css1 = await fetch(new URL(css, home1.res.url));
+    const css1 = await localhostFetch(new URL(css, home1.res.url));
     assert.equal(await css1.text(), 'body { color: red }');
     assert.equal(new URL(css1.url).pathname.includes('/@capture/1/'), true);
 
     const home2 = await get(capturePath(2, at.get('/')!));
     assert.match(home2.text, /Second words\./);
-    assert.equal(await (await fetch(new URL(/href="([^"]*s\.css)"/.exec(home2.text)![1]!, home2.res.url))).text(), 'body { color: blue }');
+    assert.equal(await (await localhostFetch(new URL(/href="([^"]*s\.css)"/.exec(home2.text)![1]!, home2.res.url))).text(), 'body { color: blue }');
     // The mirror itself is the latest capture.
     assert.match((await get(at.get('/')!)).text, /Second words\./);
 

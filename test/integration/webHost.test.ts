@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { AppInfo, HostEvent, JobSummary, Reply } from '../../shared/contract.js';
 import { archiveBase, viewerScript } from '../../shared/frameLocation.js';
 import { startWebHost, type WebHost } from '../../electron/host/webHost.js';
+import { localhostFetch } from '../helpers/localhostFetch.js';
 
 /** A raw request, so headers fetch won't let us forge (Host) can be sent. */
 function rawGet(url: string, headers: Record<string, string>): Promise<number> {
@@ -62,7 +63,8 @@ describe('harvest serve web host', () => {
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
     const csp = page.headers.get('content-security-policy') ?? '';
     assert.match(csp, /script-src 'self'/);
-    assert.match(csp, /frame-src http:\/\/127\.0\.0\.1:\*(;|$)/);
+    // Frames only from the archive listener's host names: never another loopback port.
+    assert.match(csp, new RegExp(`frame-src http://\\*\\.localhost:${web.viewerPort}(;|$)`));
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.equal((await fetch(`${web.url}app.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
     const origin = new URL(web.url).origin;
@@ -114,18 +116,15 @@ describe('harvest serve web host', () => {
   });
 
   it("serves a job's mirror on an origin of its own, with MIME types and a CSP confined to that job", async () => {
-    const entry = await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' });
-    assert.equal(entry.status, 307);
-    const base = entry.headers.get('location')!;
+    const base = archiveBase(web.viewerBase, job.id);
     const own = new URL(base);
-    assert.equal(own.hostname, '127.0.0.1');
-    assert.notEqual(own.port, new URL(web.viewerBase).port, "a port of the job's own");
+    assert.equal(own.hostname, `${job.id}.localhost`, 'a host name of its own');
+    assert.equal(own.port, String(web.viewerPort));
     const other = await api<JobSummary>('jobs.duplicate', { id: job.id });
     assert.ok(other.ok);
-    const otherBase = (await fetch(archiveBase(web.viewerBase, other.value.id), { redirect: 'manual' })).headers.get('location')!;
-    assert.notEqual(new URL(otherBase).origin, own.origin, 'another job, another origin');
-    assert.equal((await fetch(`${archiveBase(web.viewerBase, job.id)}css/site.css?v=2`, { redirect: 'manual' })).headers.get('location'), `${base}css/site.css?v=2`);
-    const home = await fetch(base);
+    assert.notEqual(new URL(archiveBase(web.viewerBase, other.value.id)).origin, own.origin, 'another job, another origin');
+    await api('archives.setScripts', { id: job.id, allowed: true });
+    const home = await localhostFetch(base);
     assert.equal(home.status, 200);
     // HTML pages get the viewer's script; the file on disk stays as harvested.
     const body = await home.text();
@@ -140,29 +139,29 @@ describe('harvest serve web host', () => {
     assert.match(csp, new RegExp(`frame-ancestors ${new URL(web.url).origin}`));
     assert.match(home.headers.get('permissions-policy') ?? '', /camera=\(\), microphone=\(\)/);
     assert.equal(home.headers.get('service-worker-allowed'), null);
-    const css = await fetch(`${base}css/site.css`);
+    const css = await localhostFetch(`${base}css/site.css`);
     assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
     assert.doesNotMatch(await css.text(), /postMessage/);
-    assert.equal((await fetch(`${base}logo.png`)).headers.get('content-type'), 'image/png');
+    assert.equal((await localhostFetch(`${base}logo.png`)).headers.get('content-type'), 'image/png');
   });
 
   it('refuses service-worker scripts and top-level tabs', async () => {
     const base = archiveBase(web.viewerBase, job.id);
-    const sw = await fetch(`${base}index.html`, { headers: { 'Service-Worker': 'script' } });
+    const sw = await localhostFetch(`${base}index.html`, { headers: { 'Service-Worker': 'script' } });
     assert.equal(sw.status, 403);
     assert.doesNotMatch(await sw.text(), /Home/);
-    const tab = await fetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate' } });
+    const tab = await localhostFetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate' } });
     assert.equal(tab.status, 403);
     assert.match(await tab.text(), /only inside Harvest's viewer/);
   });
 
   it("tells the viewer where its frame is only from the token of a frame's own document", async () => {
     const base = archiveBase(web.viewerBase, job.id);
-    const framed = await (await fetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'iframe', 'Sec-Fetch-Mode': 'navigate' } })).text();
+    const framed = await (await localhostFetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'iframe', 'Sec-Fetch-Mode': 'navigate' } })).text();
     const token = /token:'([A-Za-z0-9_-]+)'/.exec(framed)?.[1];
     assert.ok(token, framed);
     // What a page's own fetch gets carries no token, so it can't borrow another page's.
-    assert.doesNotMatch(await (await fetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'empty' } })).text(), /token:/);
+    assert.doesNotMatch(await (await localhostFetch(`${base}index.html`, { headers: { 'Sec-Fetch-Dest': 'empty' } })).text(), /token:/);
     const other = await api<JobSummary>('jobs.duplicate', { id: job.id });
     assert.ok(other.ok);
     assert.deepEqual(await api('archives.frameLocation', { id: other.value.id, token }), { ok: true, value: { localPath: null } }, "another job's frame");
@@ -179,37 +178,37 @@ describe('harvest serve web host', () => {
     writeFileSync(path.join(thumbs, 'index.html.png'), png);
     writeFileSync(path.join(thumbs, 'index.html.full.png'), png);
     writeFileSync(path.join(thumbs, 'notes.txt'), 'not a picture');
-    const base = (await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' })).headers.get('location')!;
-    const thumb = await fetch(`${base}.thumbnails/127.0.0.1_9/index.html.png`);
+    const base = archiveBase(web.viewerBase, job.id);
+    const thumb = await localhostFetch(`${base}.thumbnails/127.0.0.1_9/index.html.png`);
     assert.equal(thumb.status, 200);
     assert.equal(thumb.headers.get('content-type'), 'image/png');
     assert.deepEqual(Buffer.from(await thumb.arrayBuffer()), png);
-    // The app is another port: Chromium refuses it a 'same-site' picture (test/e2e/thumbnails.spec.ts).
+    // The app is another site: any origin may show the picture (test/e2e/thumbnails.spec.ts).
     assert.equal(thumb.headers.get('cross-origin-resource-policy'), 'cross-origin');
     assert.equal(thumb.headers.get('content-security-policy'), "default-src 'none'");
-    assert.equal((await fetch(`${base}index.html`)).headers.get('cross-origin-resource-policy'), 'same-origin', 'archived files stay same-origin');
-    // Through the app's entry, as the page list asks for it.
-    assert.equal((await fetch(`${archiveBase(web.viewerBase, job.id)}.thumbnails/127.0.0.1_9/index.html.png`)).status, 200);
-    assert.equal((await fetch(`${base}.thumbnails/127.0.0.1_9/index.html.full.png`)).status, 404, 'screenshots are not served');
-    assert.equal((await fetch(`${base}.thumbnails/127.0.0.1_9/notes.txt`)).status, 404);
-    assert.equal((await fetch(`${base}.thumbnails/%2e%2e/mirror/logo.png`)).status, 404);
-    assert.equal((await fetch(`${base}.thumbnails/..%2Fcatalogue.sqlite.png`)).status, 404);
+    assert.equal((await localhostFetch(`${base}index.html`)).headers.get('cross-origin-resource-policy'), 'same-origin', 'archived files stay same-origin');
+    assert.equal((await localhostFetch(`${base}.thumbnails/127.0.0.1_9/index.html.full.png`)).status, 404, 'screenshots are not served');
+    assert.equal((await localhostFetch(`${base}.thumbnails/127.0.0.1_9/notes.txt`)).status, 404);
+    assert.equal((await localhostFetch(`${base}.thumbnails/%2e%2e/mirror/logo.png`)).status, 404);
+    assert.equal((await localhostFetch(`${base}.thumbnails/..%2Fcatalogue.sqlite.png`)).status, 404);
     // The app's own policy lets it load images from the archive origins.
-    assert.match((await fetch(web.url)).headers.get('content-security-policy') ?? '', /img-src 'self' data: blob: http:\/\/127\.0\.0\.1:\*/);
+    assert.match((await fetch(web.url)).headers.get('content-security-policy') ?? '', new RegExp(`img-src 'self' data: blob: http://\\*\\.localhost:${web.viewerPort}`));
   });
 
   it('refuses paths out of the mirror, symlinks out of it, other tokens, unknown jobs and other host names', async () => {
-    const base = (await fetch(archiveBase(web.viewerBase, job.id), { redirect: 'manual' })).headers.get('location')!;
-    assert.equal((await fetch(`${base}%2e%2e/catalogue.sqlite`)).status, 404);
-    assert.equal((await fetch(`${base}css%2F..%2F..%2Fcatalogue.sqlite`)).status, 404);
-    assert.equal((await fetch(`${base}link.txt`)).status, 404);
-    assert.equal((await fetch(`${base}missing.html`)).status, 404);
+    const base = archiveBase(web.viewerBase, job.id);
+    for (const p of ['%2e%2e/catalogue.sqlite', 'css%2F..%2F..%2Fcatalogue.sqlite', 'link.txt', 'missing.html']) {
+      assert.equal((await localhostFetch(`${base}${p}`)).status, 404, p);
+    }
     const origin = new URL(base).origin;
-    assert.equal((await fetch(`${origin}/${'y'.repeat(32)}/index.html`)).status, 404);
-    assert.equal((await fetch(`${archiveBase(web.viewerBase, 'no-such-job')}index.html`)).status, 404);
-    assert.equal((await fetch(`${base}index.html`, { method: 'POST' })).status, 405);
-    assert.equal(await rawGet(`${base}index.html`, { Host: 'evil.example' }), 403);
-    assert.equal(await rawGet(`${archiveBase(web.viewerBase, job.id)}index.html`, { Host: 'evil.example' }), 403);
+    assert.equal((await localhostFetch(`${origin}/${'y'.repeat(32)}/index.html`)).status, 404);
+    assert.equal((await localhostFetch(`${archiveBase(web.viewerBase, 'no-such-job')}index.html`)).status, 404);
+    assert.equal((await localhostFetch(`${base}index.html`, { method: 'POST' })).status, 405);
+    assert.equal(await rawGet(`${base}index.html`, {}), 200);
+    // DNS rebinding: a page on another name sends its own name. Nor is the bare address an archive.
+    for (const host of ['evil.example', `evil.example:${web.viewerPort}`, `127.0.0.1:${web.viewerPort}`, `localhost:${web.viewerPort}`, `${job.id}.localhost:1`, `${job.id}.evil.localhost:${web.viewerPort}`]) {
+      assert.equal(await rawGet(`${base}index.html`, { Host: host }), 403, host);
+    }
   });
 });
 

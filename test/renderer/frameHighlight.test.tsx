@@ -83,9 +83,9 @@ describe('viewer opened from a search hit', () => {
     const posted: { data: unknown; origin: string }[] = [];
     (frame.contentWindow as unknown as { postMessage: (d: unknown, o: string) => void }).postMessage = (data, origin) => posted.push({ data, origin });
     const report = () =>
-      act(async () => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE }, source: frame.contentWindow, origin: 'http://127.0.0.1:4555' })));
+      act(async () => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE }, source: frame.contentWindow, origin: 'http://127.0.0.1:4001' })));
     await report();
-    assert.deepEqual(posted, [{ data: { type: HIGHLIGHT_MESSAGE, terms: [{ text: 'reading', prefix: false }] }, origin: 'http://127.0.0.1:4555' }]);
+    assert.deepEqual(posted, [{ data: { type: HIGHLIGHT_MESSAGE, terms: [{ text: 'reading', prefix: false }] }, origin: 'http://127.0.0.1:4001' }]);
     assert.match(screen.getByTestId('viewer-highlight').textContent ?? '', /Highlighting reading/);
     await act(async () => screen.getByTestId('viewer-highlight-clear').click());
     await report();

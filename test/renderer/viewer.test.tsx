@@ -10,11 +10,13 @@ import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
 import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
-import type { PageRow } from '../../shared/contract.js';
+import type { PageRow, ScriptsSetting } from '../../shared/contract.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';
 
 const BASE = appInfo().viewerBase;
+/** Where the archive's pages report from (the fixture's viewerBase names no job host). */
+const ORIGIN = new URL(BASE).origin;
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 5)));
 const page = (localPath: string): PageRow => ({ url: `https://site.test/${localPath.replace(/index\.html$/, '')}`, title: `Title ${localPath}`, localPath });
 
@@ -44,7 +46,9 @@ describe('frame location', () => {
 
 describe('viewer screen', () => {
   let api: FakeApi;
+  let scripts: ScriptsSetting;
   beforeEach(() => {
+    scripts = { allowed: false, switchable: true };
     resetStores();
     useApp.setState({ info: appInfo('web') });
     api = fakeApi({
@@ -53,6 +57,8 @@ describe('viewer screen', () => {
       'archives.openInBrowser': () => ok({ path: '/data/a/mirror/index.html' }),
       // The host knows where the frame went from the token its document reported.
       'archives.frameLocation': (a) => ok({ localPath: a.token === 'tok-item' ? 'news/item.html' : null }),
+      'archives.scripts': () => ok(scripts),
+      'archives.setScripts': (a) => ok((scripts = { allowed: a.allowed, switchable: true })),
     });
     setApi(api);
   });
@@ -95,7 +101,7 @@ describe('viewer screen', () => {
     render(<Viewer />);
     await settle();
     fireEvent.load(frame());
-    const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, source: frame().contentWindow }));
+    const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, source: frame().contentWindow, origin: ORIGIN }));
     await act(async () => post({ type: LOCATION_MESSAGE, token: 'tok-item' }));
     fireEvent.load(frame());
     await settle();
@@ -116,7 +122,7 @@ describe('viewer screen', () => {
     await settle();
     fireEvent.load(frame());
     const before = urlBar();
-    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: MISSING_MESSAGE, href: 'https://bank.test/login' }, source: frame().contentWindow }));
+    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: MISSING_MESSAGE, href: 'https://bank.test/login' }, source: frame().contentWindow, origin: ORIGIN }));
     const activation = { isActive: false };
     Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
     try {
@@ -144,6 +150,43 @@ describe('viewer screen', () => {
     fireEvent.load(frame());
     fireEvent.load(frame());
     assert.match(urlBar(), /address not reported/);
+  });
+
+  it("refuses a frame that reports from another origin than its archive's, and shows the archive's page again", async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    frame().src = 'about:blank';
+    await act(async () => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, token: 'tok-item' }, source: frame().contentWindow, origin: 'http://other.localhost:4001' })));
+    await settle();
+    assert.match(screen.getByTestId('viewer-refused').textContent ?? '', /http:\/\/other\.localhost:4001, outside this archive/);
+    assert.equal(frame().src, `${BASE}j1/index.html`, 'back on the page it showed');
+    assert.deepEqual(api.callsTo('archives.frameLocation'), [], 'its token is not even asked about');
+    assert.equal(urlBar(), 'https://site.test/');
+  });
+
+  it("shows the archive's scripts setting and reloads the page when the archivist allows them", async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    const notice = screen.getByTestId('viewer-scripts');
+    assert.match(notice.textContent ?? '', /Scripts are off for this archive/);
+    fireEvent.load(frame());
+    frame().src = 'about:blank';
+    await act(async () => fireEvent.click(screen.getByTestId('viewer-scripts-toggle')));
+    await settle();
+    assert.deepEqual(api.callsTo('archives.setScripts'), [{ id: 'j1', allowed: true }]);
+    assert.equal(screen.getByTestId('viewer-scripts').getAttribute('data-allowed'), 'true');
+    assert.equal(frame().src, `${BASE}j1/index.html`, 'reloaded with its scripts');
+  });
+
+  it('has no scripts setting where the host runs every page\'s scripts (the desktop app)', async () => {
+    scripts = { allowed: true, switchable: false };
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    assert.equal(screen.queryByTestId('viewer-scripts'), null);
   });
 
   it("names the mirror's start page, which is not a harvested page", async () => {

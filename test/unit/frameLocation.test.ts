@@ -16,6 +16,11 @@ describe('viewer script', () => {
     assert.match(viewerScript(null), /'RTCPeerConnection','webkitRTCPeerConnection'/);
   });
 
+  it("carries the response's CSP nonce when the page's own scripts are off", () => {
+    const out = Buffer.from(withViewerScript(Buffer.from('<html><head><script>page()</script>'), null, 'n0nce')).toString('latin1');
+    assert.equal(out, `<html><head><script nonce="n0nce">${viewerScript(null)}</script><script>page()</script>`);
+  });
+
   it('run as a page runs it: removes itself and WebRTC, then posts its token to the top window', () => {
     const posted: { data: unknown; origin: string }[] = [];
     const top = { postMessage: (data: unknown, origin: string) => posted.push({ data, origin }) };

@@ -58,7 +58,8 @@ const REQUEUABLE: SkipReason[] = ['scope', 'limit:depth', 'limit:links-per-page'
  * every worker's discoveries, a URL already known left as it is unless a skipped one now deserves its
  * fetch or a queued one a better score), its outcomes recorded, the lease closed and the site let
  * go. Returns false, writing nothing, when the lease was taken back meanwhile (this worker was
- * declared dead): its URLs are another worker's now.
+ * declared dead): its URLs are another worker's now. Committing a lease committed already (the
+ * answer lost with the connection) changes nothing and returns true.
  */
 export async function commitBatch(
   db: pg.Pool,
@@ -69,8 +70,10 @@ export async function commitBatch(
   focus: ClusterFocus | null = null,
 ): Promise<boolean> {
   return inTransaction(db, async (c) => {
-    const open = await c.query('SELECT 1 FROM leases WHERE id = $1 AND done_at IS NULL FOR UPDATE', [lease.id]);
-    if (open.rows.length === 0) return false;
+    const row = (await c.query<{ done: boolean; outcome: string | null }>('SELECT done_at IS NOT NULL AS done, outcome FROM leases WHERE id = $1 FOR UPDATE', [lease.id])).rows[0];
+    // Committed already: a commit tried again after its answer was lost with the connection.
+    if (row?.outcome === 'done') return true;
+    if (row === undefined || row.done) return false;
     if (focus !== null && r.focus !== null) await focus.commit(c, r.focus);
     const discoveries = uniqueByUrl(r.discoveries);
     if (r.seedRedirects.length > 0) {

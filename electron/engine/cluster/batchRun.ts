@@ -17,7 +17,7 @@ import type { Discovery } from '../crawl/frontier.js';
 import type { PageVerdict } from '../focus/focusJudge.js';
 import type { ClusterAdmission, ClusterDiscovery } from './admission.js';
 import type { BatchResult, UrlOutcome } from './batchCommit.js';
-import type { FetchTimes } from './batchSize.js';
+import { MAX_ADAPTIVE_DELAY_MS, type FetchTimes } from './batchSize.js';
 import type { ClusterFocus, JudgedPage } from './clusterFocus.js';
 import type { Lease, LeasedUrl } from './coordination.js';
 import type { RenderOutcome } from '../crawl/renderedCapture.js';
@@ -50,7 +50,6 @@ export interface BatchTools {
   focus: ClusterFocus | null;
 }
 
-const MAX_ADAPTIVE_DELAY_MS = 60_000;
 /** How often a request slot the gate refused is asked for again while the host is busy. */
 const GATE_POLL_MS = 20;
 

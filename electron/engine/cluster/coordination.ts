@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { ClusterLimit } from '../../../shared/cluster.js';
 import type { Job } from '../../../shared/job.js';
 import type { RobotsRow } from '../store/catalogue.js';
+import { isConnectionLoss } from './dbLink.js';
 import { ClusterWorkerError } from './errors.js';
 import { reachedLimit } from './limits.js';
 
@@ -34,23 +35,40 @@ export async function openClusterDb(url: string, max = 4, extra: Omit<pg.PoolCon
 export async function inTransaction<T>(db: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await db.connect();
+    // The pool listens for errors on idle clients only: a connection lost under a checked-out one
+    // (the server restarting) would be an uncaught 'error' event, ending the process; the query
+    // under way rejects with it anyway.
+    const lostWhileOut = () => {};
+    client.on('error', lostWhileOut);
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const out = await fn(client);
       await client.query('COMMIT');
       return out;
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
+      if (isConnectionLoss(e)) broken = e as Error;
+      else await client.query('ROLLBACK').catch(() => {});
       const code = (e as { code?: string }).code;
       if ((code === '40P01' || code === '40001') && attempt < 5) continue;
       throw e;
     } finally {
-      client.release();
+      client.off('error', lostWhileOut);
+      // A client whose connection broke is dropped, not handed to the next query.
+      client.release(broken);
     }
   }
 }
 
 const interval = (ms: number) => `make_interval(secs => ${Math.max(0, ms) / 1000})`;
+
+/**
+ * Since when a worker (`w`: the workers row's alias) counts as silent: its last heartbeat, or the
+ * database server's start when that is later. Workers cannot beat while the server is down or
+ * restarting, so each is given a whole timeout from its return to reach it again before it is
+ * declared dead (`pg_postmaster_start_time()` is the server's, kept across connections).
+ */
+export const silentSince = (w = 'workers') => `GREATEST(${w}.heartbeat_at, pg_postmaster_start_time())`;
 
 /** Joins the harvest as `id`; refused while a live worker has that name. */
 export async function registerWorker(db: pg.Pool, id: string, connections: number, timeoutMs: number): Promise<void> {
@@ -98,7 +116,7 @@ export async function reclaimDead(db: pg.Pool, timeoutMs: number): Promise<Recla
   return inTransaction(db, async (c) => {
     const dead = (
       await c.query<{ id: string }>(
-        `UPDATE workers SET state = 'dead' WHERE state = 'live' AND heartbeat_at < now() - ${interval(timeoutMs)} RETURNING id`,
+        `UPDATE workers SET state = 'dead' WHERE state = 'live' AND ${silentSince()} < now() - ${interval(timeoutMs)} RETURNING id`,
       )
     ).rows.map((r) => r.id);
     if (dead.length === 0) return { workers: [], urls: 0 };
@@ -115,8 +133,30 @@ export async function reclaimDead(db: pg.Pool, timeoutMs: number): Promise<Recla
   });
 }
 
+/**
+ * Gives back the open leases of `worker` other than `kept` (the batches it has in hand): a lease
+ * whose transaction committed while its answer was lost with the connection. Returns how many URLs
+ * went back to the queue.
+ */
+export async function releaseStrayLeases(db: pg.Pool, worker: string, kept: number[]): Promise<number> {
+  return inTransaction(db, async (c) => {
+    const stray = (await c.query<{ id: string; site: string }>('SELECT id, site FROM leases WHERE worker = $1 AND done_at IS NULL AND NOT (id = ANY($2::bigint[])) FOR UPDATE', [worker, kept])).rows;
+    if (stray.length === 0) return 0;
+    const ids = stray.map((l) => l.id);
+    const back = await c.query(`UPDATE urls SET state = 'queued', lease_id = NULL WHERE state = 'leased' AND lease_id = ANY($1::bigint[])`, [ids]);
+    await c.query(`UPDATE leases SET done_at = now(), outcome = 'reclaimed', returned = taken WHERE id = ANY($1::bigint[])`, [ids]);
+    // Its sites are let go unless a batch in hand holds them too.
+    await c.query(
+      `UPDATE sites SET holder = NULL, free_since = now() WHERE holder = $1 AND site = ANY($2::text[])
+         AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.site = sites.site AND l.worker = $1 AND l.done_at IS NULL)`,
+      [worker, stray.map((l) => l.site)],
+    );
+    return back.rowCount ?? 0;
+  });
+}
+
 export async function liveWorkers(db: pg.Pool, timeoutMs: number): Promise<string[]> {
-  const r = await db.query<{ id: string }>(`SELECT id FROM workers WHERE state = 'live' AND heartbeat_at >= now() - ${interval(timeoutMs)} ORDER BY id`);
+  const r = await db.query<{ id: string }>(`SELECT id FROM workers WHERE state = 'live' AND ${silentSince()} >= now() - ${interval(timeoutMs)} ORDER BY id`);
   return r.rows.map((row) => row.id);
 }
 
@@ -212,7 +252,7 @@ export async function leaseBatch(
     // would otherwise keep the site from everyone, and the harvest would never end.
     const s = await c.query<{ holder: string | null; claimed: boolean; robots_status: number | null; robots_body: string | null; robots_error: string | null; robots_at: Date | null }>(
       `SELECT holder, claimed_by IS NOT NULL AND claimed_by <> $2 AND claimed_by IN (
-           SELECT w.id FROM workers w, harvest h WHERE w.state = 'live' AND w.heartbeat_at >= now() - make_interval(secs => h.lease_timeout_ms / 1000.0)
+           SELECT w.id FROM workers w, harvest h WHERE w.state = 'live' AND ${silentSince('w')} >= now() - make_interval(secs => h.lease_timeout_ms / 1000.0)
            ORDER BY w.id LIMIT (SELECT active_workers FROM harvest)) AS claimed,
          robots_status, robots_body, robots_error, robots_at FROM sites WHERE site = $1 FOR UPDATE OF sites`,
       [site, worker],

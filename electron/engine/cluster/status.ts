@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { RATE_WINDOW_S, type ClusterStatus, type WorkerStatus } from '../../../shared/cluster.js';
 import { activeOf } from './clusterControl.js';
+import { silentSince } from './coordination.js';
 import { focusCounts } from './focusPages.js';
 import { readHarvest } from './schema.js';
 
@@ -23,17 +24,22 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
     sites: string[] | null;
     leases: string;
     returned: string;
+    overdue: boolean;
   }>(
     `SELECT w.id, w.host, w.state, extract(epoch FROM now() - w.heartbeat_at)::float8 AS silent_s, w.batch_size, w.mean_fetch_ms,
        w.fetched, w.failures, w.bytes,
        (SELECT count(*) FROM urls u WHERE u.fetched_by = w.id AND u.fetched_at > now() - make_interval(secs => $1)) AS recent,
        (SELECT array_agg(s.site ORDER BY s.site) FROM sites s WHERE s.holder = w.id) AS sites,
        (SELECT count(*) FROM leases l WHERE l.worker = w.id) AS leases,
-       (SELECT coalesce(sum(l.returned), 0) FROM leases l WHERE l.worker = w.id) AS returned
+       (SELECT coalesce(sum(l.returned), 0) FROM leases l WHERE l.worker = w.id) AS returned,
+       ${silentSince('w')} < now() - make_interval(secs => $2 / 1000.0) AS overdue
      FROM workers w ORDER BY w.id`,
-    [RATE_WINDOW_S],
+    [RATE_WINDOW_S, harvest.leaseTimeoutMs],
   );
-  const active = new Set(activeOf(workers.rows.filter((w) => w.state === 'live').map((w) => w.id), harvest.activeWorkers));
+  // A live worker silent past the timeout is dead, whether or not a worker has declared it so yet
+  // (none may be left to: a process that crashed does not say so).
+  const rows = workers.rows.map((w) => ({ ...w, state: w.state === 'live' && w.overdue ? ('dead' as const) : w.state }));
+  const active = new Set(activeOf(rows.filter((w) => w.state === 'live').map((w) => w.id), harvest.activeWorkers));
   const pending = (counts.queued ?? 0) + (counts.leased ?? 0);
   return {
     name: harvest.name,
@@ -45,7 +51,7 @@ export async function clusterStatus(db: pg.Pool): Promise<ClusterStatus> {
     limit: harvest.stoppedBy,
     politeness: harvest.job.politeness,
     ...(harvest.job.template !== null && { focus: await focusCounts(db) }),
-    workers: workers.rows.map((w) => ({
+    workers: rows.map((w) => ({
       id: w.id,
       host: w.host,
       state: w.state,

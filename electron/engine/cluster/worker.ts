@@ -7,14 +7,10 @@ import { StoredDublinCoreSchema } from '../../../shared/metadata.js';
 import { DocumentPool } from '../crawl/documentPool.js';
 import { describePoliteness } from '../crawl/liveControl.js';
 import { RequestHeaders } from '../crawl/requestHeaders.js';
-import { fetchRobotsTxt, ROBOTS_ATTEMPTS, ROBOTS_RETRY_MS, robotsUnavailable } from '../crawl/robotsFetch.js';
 import { AddressPolicy } from '../fetch/addressPolicy.js';
 import { Fetcher } from '../fetch/fetcher.js';
-import { sleep } from '../fetch/retry-policy.js';
 import { HostGateRegistry } from '../politeness/hostGate.js';
-import { ALLOW_ALL, ROBOTS_USER_AGENT_TOKEN, robotsPolicyFrom, robotsUrlFor, type RobotsPolicy } from '../politeness/robots.js';
 import { findBrowser } from '../render/browserPath.js';
-import type { RobotsRow } from '../store/catalogue.js';
 import { workerForSite } from '../politeness/shards.js';
 import { operatorInfo } from '../warc/warcinfo.js';
 import { WarcWriter } from '../warc/writer.js';
@@ -23,12 +19,14 @@ import { commitBatch } from './batchCommit.js';
 import { ClusterFocus } from './clusterFocus.js';
 import { runBatch, type BatchTools } from './batchRun.js';
 import { batchSize, FetchTimes, MAX_BATCH, MIN_BATCH, type BatchSizing } from './batchSize.js';
-import { claimOwnSites, enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, saveRobots, stopWorker, storedRobots, workToDo, type Lease } from './coordination.js';
+import { claimOwnSites, enforceLimits, leaseBatch, liveWorkers, reclaimDead, registerWorker, releaseStrayLeases, stopWorker, workToDo, type Lease } from './coordination.js';
+import { DbLink, DEFAULT_DB_WAIT_MS, isConnectionLoss } from './dbLink.js';
 import { activeOf } from './clusterControl.js';
 import { ClusterWorkerError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
 import { readHarvest, type HarvestRow } from './schema.js';
 import { SiteChoice } from './siteChoice.js';
+import { SiteRobots } from './siteRobots.js';
 
 export interface WorkerOptions {
   id: string;
@@ -44,6 +42,8 @@ export interface WorkerOptions {
   retryBackoffMs?: number;
   /** The browser to render with on this machine, in place of the job's (see render/browserPath.ts). */
   browserPath?: string;
+  /** How long the harvest database may stay out of reach before the worker gives up (DbLink). */
+  dbWaitMs?: number;
   log?: (line: string) => void;
 }
 
@@ -60,9 +60,6 @@ const ADAPTIVE_STRAY_AFTER_MS = 5_000;
 
 export type WorkerEnd = 'finished' | 'stopped';
 
-/** A robots.txt the worker stopped before fetching: nothing is fetched, and nothing is kept. */
-const STOPPING = 'worker stopping';
-
 /**
  * A cluster worker: an asynchronous loop over the shared frontier in PostgreSQL. The local crawl
  * loop (crawl/crawl.ts) is synchronous over its SQLite catalogue, committing each URL between two
@@ -75,20 +72,25 @@ export class ClusterWorker {
   private readonly choice = new SiteChoice();
   /** Ends the wait between rounds early (see pause). */
   private wake: (() => void) | null = null;
-  private readonly robots = new Map<string, Promise<RobotsPolicy>>();
   private fatal: Error | null = null;
   private lastBatch = 0;
   private standingBy = false;
   private paused = false;
   private limit: ClusterLimit | null = null;
+  /** The leases of the batches in hand. */
+  private readonly inHand = new Set<number>();
+  /** A round lost the database: a lease it took may have committed with its answer lost. */
+  private strayLeases = false;
 
   private constructor(
     private readonly db: pg.Pool,
+    private readonly link: DbLink,
     private readonly beat: Heartbeat,
     private readonly o: WorkerOptions,
     private readonly job: Job,
     private readonly leaseTimeoutMs: number,
     private readonly tools: BatchTools,
+    private readonly robots: SiteRobots,
     private readonly sizing: BatchSizing,
     /** Aborted to stop: the batch tools' signal, so requests in flight end with it. */
     private readonly abort: AbortController,
@@ -99,16 +101,17 @@ export class ClusterWorker {
     // A worker that cannot render the job's pages stops before joining (BrowserNotFoundError names the paths tried).
     if (harvest.job.render.enabled) harvest.job.render.browserPath = findBrowser(o.browserPath ?? harvest.job.render.browserPath);
     await registerWorker(db, o.id, harvest.job.politeness.perHostConnections, harvest.leaseTimeoutMs);
-    const beat = new Heartbeat(liveness, o.id, harvest.leaseTimeoutMs);
+    const link = new DbLink(o.dbWaitMs ?? DEFAULT_DB_WAIT_MS, o.log ?? (() => {}));
+    const beat = new Heartbeat(liveness, o.id, harvest.leaseTimeoutMs, link);
     try {
-      return await ClusterWorker.setUp(db, beat, o, harvest);
+      return await ClusterWorker.setUp(db, link, beat, o, harvest);
     } catch (e) {
       beat.stop();
       throw e;
     }
   }
 
-  private static async setUp(db: pg.Pool, beat: Heartbeat, o: WorkerOptions, harvest: HarvestRow): Promise<ClusterWorker> {
+  private static async setUp(db: pg.Pool, link: DbLink, beat: Heartbeat, o: WorkerOptions, harvest: HarvestRow): Promise<ClusterWorker> {
     // The worker, once made, answers robots.txt and failures for the rendered pages' requests.
     let self: ClusterWorker | null = null;
     const job = harvest.job;
@@ -149,7 +152,7 @@ export class ClusterWorker {
       ? (await import('./rendering.js')).ClusterRendering.open(job.render, warc, {
           db,
           store: o.store,
-          robotsFor: (site) => self!.robotsFor(site),
+          robotsFor: (site) => self!.robots.for(site),
           fail: (e) => self!.failWith(e),
         })
       : null;
@@ -167,8 +170,9 @@ export class ClusterWorker {
       rendering,
       focus: job.template === null ? null : new ClusterFocus(job.template),
     };
-    const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, min: MIN_BATCH, max: MAX_BATCH };
-    self = new ClusterWorker(db, beat, o, job, harvest.leaseTimeoutMs, tools, sizing, abort);
+    const sizing = { targetLeaseMs: o.targetLeaseMs, connections: job.politeness.perHostConnections, delayMs: job.politeness.delayMs, min: MIN_BATCH, max: MAX_BATCH };
+    const robots = new SiteRobots(db, link, fetcher, warc, abort.signal, job.politeness.respectRobots);
+    self = new ClusterWorker(db, link, beat, o, job, harvest.leaseTimeoutMs, tools, robots, sizing, abort);
     return self;
   }
 
@@ -195,8 +199,8 @@ export class ClusterWorker {
     });
   }
 
-  private nextBatchSize(): number {
-    return batchSize(this.tools.times.mean(), this.sizing);
+  private nextBatchSize(site: string): number {
+    return batchSize(this.tools.times.mean(), this.sizing, this.robots.crawlDelays.get(site));
   }
 
   /** Runs until the harvest has nothing left, or stop(); resolves with which. */
@@ -208,55 +212,25 @@ export class ClusterWorker {
     );
     let end: WorkerEnd = 'stopped';
     try {
-      while (!this.abort.signal.aborted) {
-        const reclaimed = await reclaimDead(this.db, this.leaseTimeoutMs);
-        if (reclaimed.workers.length > 0) log(`took back ${reclaimed.urls} URLs from ${reclaimed.workers.join(', ')} (no heartbeat)`);
-        const harvest = await readHarvest(this.db);
-        this.tools.admission.updateSeedRedirects(harvest.seedRedirects);
-        this.followPoliteness(harvest.job.politeness, log);
-        // Before looking for work: what the limit leaves queued is settled, so the harvest can end.
-        this.reportLimit(await enforceLimits(this.db, this.job.limits), log);
-        const active = activeOf(await liveWorkers(this.db, this.leaseTimeoutMs), harvest.activeWorkers);
-        this.reportStandby(!active.includes(this.o.id), log);
-        const runningBefore = new Set(this.running.keys());
-        const work = await workToDo(this.db, this.strayAfterMs());
-        if (!work.pending && this.running.size === 0) {
-          end = 'finished';
-          break;
-        }
-        this.reportPaused(harvest.paused, log);
-        // Paused: no new lease (leaseBatch checks the flag too); batches in flight finish and commit.
-        const leasing = active.includes(this.o.id) && !harvest.paused;
-        const owned = (s: string) => workerForSite(s, active) === this.o.id;
-        const mine = leasing ? work.sites.filter((s) => owned(s)) : [];
-        // Sites left waiting by their own worker (it serves as many sites as it may), taken by a
-        // worker with room, so the harvest's tail does not wait on the worker the hash gave most.
-        const strays = leasing ? work.waiting.filter((s) => !owned(s)) : [];
-        this.choice.settle(work.sites, runningBefore, this.running);
-        const tried = new Set<string>();
-        const next = () => (leasing && this.running.size < this.o.sites ? this.choice.next(mine, strays, this.running, tried) : undefined);
-        for (let site = next(); site !== undefined; site = next()) {
-          tried.add(site);
-          const size = this.nextBatchSize();
-          const order = this.tools.focus === null ? 'breadthFirst' : 'bestFirst';
-          const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean(), this.job.limits, order);
-          if (lease === null) {
-            // A stray another worker holds now, or whose own worker asked for it back.
-            if (!owned(site)) this.choice.forget(site);
-            continue;
+      for (let outage = 0; !this.abort.signal.aborted; ) {
+        try {
+          if ((await this.round(log)) === 'finished') {
+            end = 'finished';
+            break;
           }
-          this.choice.began(site);
-          this.lastBatch = size;
-          this.running.set(
-            site,
-            this.serve(lease).finally(() => {
-              this.running.delete(site);
-              this.wake?.();
-            }),
-          );
+          outage = 0;
+        } catch (e) {
+          // The database out of reach: the batches in hand go on fetching, and the round is tried again.
+          if (!isConnectionLoss(e) || this.abort.signal.aborted) throw e;
+          this.strayLeases = true;
+          try {
+            this.link.lost(e as Error, 'looking for work');
+          } catch (bound) {
+            this.failWith(bound);
+          }
+          if (this.fatal === null) await this.link.pause(++outage, this.abort.signal).catch(() => {});
+          continue;
         }
-        // Own sites another worker took while this one was full (or not yet there) are asked back once there is room.
-        if (leasing && this.running.size < this.o.sites) await claimOwnSites(this.db, this.o.id, owned);
         if (this.fatal !== null) break;
         await this.pause();
       }
@@ -274,6 +248,64 @@ export class ClusterWorker {
     return end;
   }
 
+  /** One look at the harvest: failed workers' leases taken back, settings followed, new batches leased. */
+  private async round(log: (line: string) => void): Promise<'finished' | 'leased'> {
+    if (this.strayLeases) {
+      const back = await releaseStrayLeases(this.db, this.o.id, [...this.inHand]);
+      if (back > 0) log(`gave back ${back} URLs of a lease whose answer was lost with the database connection`);
+      this.strayLeases = false;
+    }
+    const reclaimed = await reclaimDead(this.db, this.leaseTimeoutMs);
+    if (reclaimed.workers.length > 0) log(`took back ${reclaimed.urls} URLs from ${reclaimed.workers.join(', ')} (no heartbeat)`);
+    const harvest = await readHarvest(this.db);
+    this.tools.admission.updateSeedRedirects(harvest.seedRedirects);
+    this.followPoliteness(harvest.job.politeness, log);
+    // Before looking for work: what the limit leaves queued is settled, so the harvest can end.
+    this.reportLimit(await enforceLimits(this.db, this.job.limits), log);
+    const active = activeOf(await liveWorkers(this.db, this.leaseTimeoutMs), harvest.activeWorkers);
+    this.reportStandby(!active.includes(this.o.id), log);
+    const runningBefore = new Set(this.running.keys());
+    const work = await workToDo(this.db, this.strayAfterMs());
+    if (!work.pending && this.running.size === 0) return 'finished';
+    this.reportPaused(harvest.paused, log);
+    // Paused: no new lease (leaseBatch checks the flag too); batches in flight finish and commit.
+    const leasing = active.includes(this.o.id) && !harvest.paused;
+    const owned = (s: string) => workerForSite(s, active) === this.o.id;
+    const mine = leasing ? work.sites.filter((s) => owned(s)) : [];
+    // Sites left waiting by their own worker (it serves as many sites as it may), taken by a
+    // worker with room, so the harvest's tail does not wait on the worker the hash gave most.
+    const strays = leasing ? work.waiting.filter((s) => !owned(s)) : [];
+    this.choice.settle(work.sites, runningBefore, this.running);
+    const tried = new Set<string>();
+    const next = () => (leasing && this.running.size < this.o.sites ? this.choice.next(mine, strays, this.running, tried) : undefined);
+    for (let site = next(); site !== undefined; site = next()) {
+      tried.add(site);
+      const size = this.nextBatchSize(site);
+      const order = this.tools.focus === null ? 'breadthFirst' : 'bestFirst';
+      const lease = await leaseBatch(this.db, this.o.id, site, size, this.tools.times.mean(), this.job.limits, order);
+      if (lease === null) {
+        // A stray another worker holds now, or whose own worker asked for it back.
+        if (!owned(site)) this.choice.forget(site);
+        continue;
+      }
+      this.choice.began(site);
+      this.lastBatch = size;
+      this.inHand.add(lease.id);
+      this.running.set(
+        site,
+        this.serve(lease).finally(() => {
+          this.running.delete(site);
+          this.inHand.delete(lease.id);
+          this.wake?.();
+        }),
+      );
+    }
+    // Own sites another worker took while this one was full (or not yet there) are asked back once there is room.
+    if (leasing && this.running.size < this.o.sites) await claimOwnSites(this.db, this.o.id, owned);
+    this.link.reached();
+    return 'leased';
+  }
+
   /**
    * Takes politeness changed by `harvest control` into this worker's job: requests already waiting
    * for a host gate see the new delay and connection limit at once, running batches open lanes up
@@ -284,7 +316,7 @@ export class ClusterWorker {
     if (wanted.perHostConnections === p.perHostConnections && wanted.delayMs === p.delayMs) return;
     Object.assign(p, { perHostConnections: wanted.perHostConnections, delayMs: wanted.delayMs });
     this.tools.fetcher.setConnectionsPerOrigin(p.perHostConnections);
-    this.sizing.connections = p.perHostConnections;
+    Object.assign(this.sizing, { connections: p.perHostConnections, delayMs: p.delayMs });
     log(`now ${describePoliteness(p)}`);
   }
 
@@ -326,52 +358,20 @@ export class ClusterWorker {
    */
   private async serve(lease: Lease): Promise<void> {
     try {
-      const robots = await this.robotsFor(lease.site, lease.robots);
-      await this.tools.focus?.sync(this.db);
+      const robots = await this.robots.for(lease.site, lease.robots);
+      const focus = this.tools.focus;
+      if (focus !== null) await this.link.retry('reading the pages judged', () => focus.sync(this.db), this.abort.signal);
       const result = await runBatch(this.tools, lease, robots);
-      // Abandoned URLs are given back even when stopping, so they need not wait for the timeout.
-      const kept = await commitBatch(this.db, this.o.id, lease, result, this.job.traps.maxQueryVariantsPerPath, this.tools.focus);
+      // Abandoned URLs are given back even when stopping, so they need not wait for the timeout;
+      // a commit that lost the database is tried again until it answers (or the worker gives up).
+      const kept = await this.link.retry(
+        `committing lease ${lease.id}`,
+        () => commitBatch(this.db, this.o.id, lease, result, this.job.traps.maxQueryVariantsPerPath, this.tools.focus),
+        this.abort.signal,
+      );
       if (!kept) this.failWith(new ClusterWorkerError(`lease ${lease.id} was taken back: this worker was declared dead; it stops`));
     } catch (e) {
       this.failWith(e);
     }
-  }
-
-  /**
-   * A site's robots.txt policy, asked for once per worker: as stored for the site (`stored`, from
-   * the lease, or read now), else fetched and saved for every worker.
-   */
-  private robotsFor(site: string, stored?: RobotsRow | null): Promise<RobotsPolicy> {
-    if (!this.job.politeness.respectRobots) return Promise.resolve(ALLOW_ALL);
-    let policy = this.robots.get(site);
-    if (policy === undefined) {
-      policy = this.loadRobots(site, stored);
-      this.robots.set(site, policy);
-      // Not kept when the worker stopped before it came: asked again, as before.
-      policy.then(
-        (p) => (p.unavailable === STOPPING ? this.robots.delete(site) : undefined),
-        () => this.robots.delete(site),
-      );
-    }
-    return policy;
-  }
-
-  private async loadRobots(site: string, stored: RobotsRow | null | undefined): Promise<RobotsPolicy> {
-    let row = stored === undefined ? await storedRobots(this.db, site) : stored;
-    const stopping: RobotsPolicy = { isAllowed: () => false, crawlDelayMs: 0, unavailable: STOPPING };
-    // As in a local crawl, an unreachable or 5xx robots.txt is asked again before the site is kept
-    // out; the worker holds the site's lease meanwhile, and only the last answer is kept.
-    for (let attempt = 1; row === null; attempt++) {
-      const fetched = await fetchRobotsTxt(this.tools.fetcher, this.tools.warc, site, this.abort.signal);
-      if (fetched === null) return stopping;
-      if (robotsUnavailable(fetched) && attempt < ROBOTS_ATTEMPTS) {
-        const waited = await sleep(ROBOTS_RETRY_MS * attempt, this.abort.signal).then(() => true, () => false);
-        if (!waited) return stopping;
-        continue;
-      }
-      row = fetched;
-      await saveRobots(this.db, site, row);
-    }
-    return robotsPolicyFrom(row, robotsUrlFor(site), ROBOTS_USER_AGENT_TOKEN);
   }
 }

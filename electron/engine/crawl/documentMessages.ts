@@ -3,6 +3,7 @@ import type { PackedText } from '../store/packedText.js';
 import type { TextPlace } from '../store/textIndex.js';
 import type { Template } from '../../../shared/template.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
+import type { LinkColumns } from './linkColumns.js';
 
 /** What a document worker is started with: where the mirror and its temporary files are. */
 export interface DocumentWorkerData {
@@ -32,5 +33,10 @@ export type DocumentReply =
   | { ticket: number; ok: true; flushed: true }
   | { ticket: number; ok: false; error: string };
 
+/** A reply as a worker thread posts it: a prepared document's links by column (linkColumns.ts). */
+export type PostedReply =
+  | Exclude<DocumentReply, { prepared: unknown }>
+  | { ticket: number; ok: true; prepared: Omit<PreparedDocument, 'original' | 'links'> & { original: Uint8Array | null; links: LinkColumns } };
+
 /** The first message says the worker has loaded; every other answers a request. */
-export type FromDocumentWorker = { ready: true } | DocumentReply;
+export type FromDocumentWorker = { ready: true } | PostedReply;

@@ -5,6 +5,7 @@ import type { PackedText } from '../store/packedText.js';
 import type { TextPlace } from '../store/textIndex.js';
 import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentMessages.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
+import { linksFromColumns } from './linkColumns.js';
 
 /** A document parsed in one of the pool's slots, which keeps it until it is saved or discarded. */
 export interface PreparedTicket extends PreparedDocument {
@@ -136,7 +137,7 @@ export class DocumentPool {
     );
     worker.on('message', (m: FromDocumentWorker) => {
       if ('ready' in m) loaded();
-      else this.deliver(slot, m);
+      else this.deliver(slot, 'prepared' in m ? { ...m, prepared: { ...m.prepared, links: linksFromColumns(m.prepared.links) } } : m);
     });
     worker.on('error', (e) => this.end(slot, e));
     worker.on('exit', (code) => this.end(slot, new Error(`a document worker stopped (exit code ${code})`)));

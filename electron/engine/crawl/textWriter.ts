@@ -22,7 +22,7 @@ export class TextWriter {
 
   add(place: TextPlace, text: PackedText): void {
     this.pending.push({ place, text });
-    this.timer ??= setTimeout(() => void this.commit(false), FLUSH_AFTER_MS);
+    this.timer ??= setTimeout(() => void this.commit(false, true), FLUSH_AFTER_MS);
   }
 
   /** Commits every queued text; `release` also closes the connection (the crawl is stopping). Throws a commit's failure. */
@@ -33,7 +33,8 @@ export class TextWriter {
     if (failure !== null) throw failure;
   }
 
-  private async commit(release: boolean): Promise<void> {
+  /** `waitIfBusy`: a timed commit that finds the index held by another writer leaves its texts for the next one. */
+  private async commit(release: boolean, waitIfBusy = false): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.pending.length === 0 && this.index === null) return;
@@ -42,15 +43,31 @@ export class TextWriter {
     this.pending = [];
     try {
       // Loaded only once there is text: the index's module brings SQLite into the worker.
-      this.index ??= import('../store/textIndex.js').then(({ TextIndex }) => TextIndex.openWritable(this.file));
-      const index = await this.index;
+      const opening = (this.index ??= import('../store/textIndex.js').then(({ TextIndex }) => TextIndex.openWritable(this.file)));
+      // One that failed to open is opened again by the next commit.
+      const index = await opening.catch((e: unknown) => {
+        this.index = null;
+        throw e;
+      });
       for (const { place, text } of rows) index.add({ ...place, text });
       if (release) {
         this.index = null;
         index.release();
       } else index.flush();
     } catch (e) {
+      // Another writer held the index past the busy timeout (seen with the machine's two cores
+      // taken by some 25 other processes): the texts wait for the next commit, which files them
+      // again harmlessly if some went in (a text is kept once by its digest, a URL's row replaced).
+      if (waitIfBusy && isBusy(e)) {
+        this.pending = rows.concat(this.pending);
+        this.timer ??= setTimeout(() => void this.commit(false, true), FLUSH_AFTER_MS);
+        return;
+      }
       this.failure ??= e instanceof Error ? e : new Error(String(e));
     }
   }
+}
+
+function isBusy(e: unknown): boolean {
+  return e instanceof Error && (e as { code?: unknown }).code === 'SQLITE_BUSY';
 }

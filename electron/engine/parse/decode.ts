@@ -8,6 +8,13 @@ import iconv from 'iconv-lite';
  * declaration either way, so a longer window only helps pages with big head comments or scripts.
  */
 const META_PRESCAN_BYTES = 64 * 1024;
+/**
+ * The WHATWG prescan's own window, looked at first: encoding-sniffer reads every byte up to its
+ * limit even after a declaration (in JS, a byte at a time), and nearly every page declares its
+ * charset in its first kilobyte. The first declaration is the one that counts, and is set only once
+ * its tag is read to the end, so one found here is the one the longer window finds.
+ */
+const FIRST_PRESCAN_BYTES = 1024;
 /** CSS Syntax §3.2: `@charset "` must open the first 1024 bytes to count. */
 const CSS_CHARSET_PRESCAN_BYTES = 1024;
 const CSS_CHARSET_OPEN = Buffer.from('@charset "', 'latin1');
@@ -35,6 +42,13 @@ export function charsetParam(contentType: string | null): string | null {
 export function encodingForLabel(label: string): string | null {
   const name = getEncoding(NO_BYTES, { transportLayerEncodingLabel: label, defaultEncoding: UNRECOGNISED });
   return name === UNRECOGNISED || !iconv.encodingExists(name) ? null : name;
+}
+
+/** The <meta> prescan: the first kilobyte, then the longer window when that declared nothing. */
+function prescan(body: Buffer): string {
+  const first = getEncoding(body, { maxBytes: FIRST_PRESCAN_BYTES, defaultEncoding: UNRECOGNISED });
+  if (first !== UNRECOGNISED || body.length <= FIRST_PRESCAN_BYTES) return first;
+  return getEncoding(body, { maxBytes: META_PRESCAN_BYTES, defaultEncoding: UNRECOGNISED });
 }
 
 function bomEncoding(body: Buffer): string | null {
@@ -81,7 +95,7 @@ export function sniffCharset(body: Buffer, headerContentType: string | null, kin
   // pass over the whole body to check it for UTF-8.
   const fromHeader = headerLabel === null ? null : headerEncoding(headerLabel);
   if (fromHeader !== null) return fromHeader;
-  const name = getEncoding(body, { maxBytes: META_PRESCAN_BYTES, defaultEncoding: UNRECOGNISED });
+  const name = prescan(body);
   if (name === UNRECOGNISED) return isUtf8(body) ? 'UTF-8' : 'windows-1252';
   return iconv.encodingExists(name) ? name : 'windows-1252';
 }

@@ -5,6 +5,7 @@ import { MirrorBroker } from '../render/mirrorBroker.js';
 import type { Archive } from '../store/archive.js';
 import { analysePage } from './analysePage.js';
 import { ArchivedFiles } from './archivedFiles.js';
+import { CaptureBroker } from './captureBroker.js';
 import { clearEvidence, type PageEvidence, removeEvidence, writeEvidence } from './evidence.js';
 import { QaStore } from './qaStore.js';
 
@@ -15,6 +16,8 @@ export interface AnalyseOptions {
   limit?: number;
   /** Analyse again pages that already have a result (it replaces theirs). */
   fresh?: boolean;
+  /** Analyse exactly these pages again (a patch's), whatever an earlier run found; their results are replaced. */
+  pages?: string[];
   signal: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -27,7 +30,7 @@ export interface AnalyseOutcome {
   kept: number;
 }
 
-/** Thrown for a capture the analysis cannot compare (it reads the offline copy, which holds the newest). */
+/** Thrown for a capture the archive does not have. */
 export class QaUsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -43,24 +46,24 @@ export class QaUsageError extends Error {
 export async function analyseArchive(archive: Archive, settings: RenderSettings & { executablePath: string }, opts: AnalyseOptions): Promise<AnalyseOutcome> {
   const current = archive.catalogue.currentCapture();
   const capture = opts.capture ?? current;
-  if (capture !== current) {
-    throw new QaUsageError(`capture ${capture} cannot be analysed: the offline copy holds capture ${current}'s pages, and only the newest capture is compared`);
-  }
+  if (capture < 1 || capture > current) throw new QaUsageError(`the archive has no capture ${capture} (captures 1 to ${current})`);
   const store = new QaStore(archive.catalogue.sqlite);
   store.prepare();
   if (opts.fresh) {
     store.clear(capture);
     await clearEvidence(archive.dir, capture);
   }
-  const done = store.analysed(capture);
+  const done = opts.pages === undefined ? store.analysed(capture) : new Set<string>();
   const urls: string[] = [];
-  for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
+  if (opts.pages !== undefined) urls.push(...opts.pages);
+  else for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
   const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
   const pool = new BrowserPool({ ...settings, screenshots: false });
   const files = new ArchivedFiles(archive);
   const ctx = {
     pool,
-    mirror: new MirrorBroker(archive),
+    // An earlier capture's copy is its own files (the viewer's @capture/<n>/), the newest's the offline copy.
+    mirror: capture === current ? new MirrorBroker(archive) : new CaptureBroker(archive, capture, new MirrorBroker(archive)),
     files,
     userAgent: userAgentFor(archive.job),
     signal: opts.signal,

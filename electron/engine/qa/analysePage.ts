@@ -1,10 +1,11 @@
 import * as cheerio from 'cheerio';
 import type { QaMissing, QaPageResult } from '../../../shared/qa.js';
 import type { BrowserPool } from '../render/browserPool.js';
-import { mirrorFileOf, mirrorUrlOf, type MirrorBroker } from '../render/mirrorBroker.js';
+import { mirrorFileOf, mirrorUrlOf } from '../render/mirrorBroker.js';
 import { RenderAbortedError, type RenderedPage } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import type { ArchivedFiles } from './archivedFiles.js';
+import type { CopySource } from './captureBroker.js';
 import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
 import { RecordingBroker, type RecordedRequest } from './recordingBroker.js';
@@ -14,7 +15,8 @@ import { visibleText } from './visibleText.js';
 
 export interface PageAnalysisContext {
   pool: BrowserPool;
-  mirror: MirrorBroker;
+  /** The copy compared: the offline copy, or an earlier capture's files. */
+  mirror: CopySource;
   files: ArchivedFiles;
   userAgent: string;
   signal: AbortSignal;

@@ -5,6 +5,7 @@ import { formatCount, formatEta, plural } from '../../lib/format.js';
 import { command } from '../../stores/command.js';
 import { Histogram } from './Histogram.js';
 import { PageDetail } from './PageDetail.js';
+import { PatchReport } from './PatchReport.js';
 import { pct } from './score.js';
 
 /** Result rows fetched at a time. */
@@ -53,6 +54,7 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
   const running = status?.state === 'running';
   const start = (fresh: boolean) => void command('qa.start', { id: jobId, fresh }).then((r) => r.ok && setStatus(r.value));
   const pause = () => void command('qa.pause', { id: jobId });
+  const patch = () => void command('qa.patch', { id: jobId }).then((r) => r.ok && setStatus(r.value));
   const analysed = results?.total ?? 0;
   const remaining = results === null ? 0 : Math.max(0, results.pages - analysed);
 
@@ -82,8 +84,14 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
             Analyse all again
           </button>
         )}
+        {!running && (results?.withMissing ?? 0) > 0 && (
+          <button onClick={patch} data-testid="qa-patch">
+            Patch missing resources
+          </button>
+        )}
         <RunLine status={status} />
       </div>
+      {status?.patch?.phase === 'done' && <PatchReport report={status.patch.report} />}
       {results && results.total > 0 && (
         <>
           <p data-testid="qa-summary">
@@ -116,6 +124,13 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
 function RunLine({ status }: { status: QaRunStatus | null }) {
   if (status === null) return null;
   const percent = status.total > 0 ? Math.floor((status.done / status.total) * 100) : 0;
+  if (status.state === 'running' && status.patch?.phase === 'fetching') {
+    return (
+      <span role="status" className="muted" data-testid="qa-run-state" data-state="fetching">
+        Fetching the missing resources: the job runs to fetch them, by its own rules.
+      </span>
+    );
+  }
   if (status.state === 'running') {
     return (
       <div className="qa-progress" data-testid="qa-progress">
@@ -131,18 +146,22 @@ function RunLine({ status }: { status: QaRunStatus | null }) {
           <div className="progress-fill" style={{ width: `${percent}%` }} />
         </div>
         <span data-testid="qa-progress-text">
-          {formatCount(status.done)} of {plural(status.total, 'page')} analysed
+          {formatCount(status.done)} of {plural(status.total, 'page')} analysed{status.patch ? ' again' : ''}
           {status.kept > 0 && ` (${formatCount(status.kept)} kept from an earlier run)`}, {formatEta(status.etaMs)}
         </span>
       </div>
     );
   }
   const text =
-    status.state === 'paused'
+    status.state === 'paused' && status.patch
+      ? 'Patch paused: resume the job to fetch the rest, then patch again to analyse its pages.'
+      : status.state === 'paused'
       ? `Paused after ${plural(status.done, 'page')}; what was analysed is kept.`
       : status.state === 'failed'
         ? `The analysis stopped: ${status.error ?? 'unknown error'}`
-        : `Done: ${plural(status.done, 'page')} analysed now${status.kept > 0 ? `, ${formatCount(status.kept)} from an earlier run` : ''}.`;
+        : status.patch
+          ? `Patched: ${plural(status.done, 'page')} analysed again.`
+          : `Done: ${plural(status.done, 'page')} analysed now${status.kept > 0 ? `, ${formatCount(status.kept)} from an earlier run` : ''}.`;
   return (
     <span role="status" className={status.state === 'failed' ? 'qa-error' : 'muted'} data-testid="qa-run-state" data-state={status.state}>
       {text}

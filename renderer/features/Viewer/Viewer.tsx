@@ -6,7 +6,7 @@ import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
 import { missingUrlFromMessage } from '../../../shared/frameLinks.js';
-import { locationToken } from '../../../shared/frameLocation.js';
+import { archiveBase, locationToken } from '../../../shared/frameLocation.js';
 import { highlightMessage } from '../../../shared/frameHighlight.js';
 import type { HighlightTerm } from '../../../shared/search.js';
 import { formatDate } from '../../lib/format.js';
@@ -14,6 +14,7 @@ import { Confirm } from '../Confirm/index.js';
 import { viewerUrl } from './frameLocation.js';
 import { archivedPathOf, isMissing, MISSING_PREFIX, NotInArchive } from './NotInArchive.js';
 import { PageList } from './PageList.js';
+import { ScriptsSetting } from './ScriptsSetting.js';
 import { TextDiff } from './TextDiff.js';
 import { Timeline } from './Timeline.js';
 import { capturePath, parseCapturePath } from '../../../shared/capturePath.js';
@@ -61,6 +62,14 @@ interface Props {
 const MIRROR_INDEX = 'index.html';
 
 /**
+ * Whether a message comes from this archive's own origin (`http://<job>.localhost:<port>` on the web
+ * host, `harvest-archive://<job>` in Electron): a frame sent anywhere else has left the archive.
+ */
+function fromArchive(origin: string, viewerBase: string, jobId: string): boolean {
+  return origin !== 'null' && archiveBase(viewerBase, jobId).startsWith(`${origin}/`);
+}
+
+/**
  * Whether the archivist has just clicked in `frame`: a click there gives this document transient
  * user activation too (it reaches every ancestor of the frame) and leaves the frame focused; a
  * click in the app moves the focus away. A browser without `navigator.userActivation` never says so.
@@ -80,6 +89,8 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   const [page, setPage] = useState<PageRow | null | undefined>(undefined);
   /** The frame navigated on its own and didn't say where. */
   const [lost, setLost] = useState(false);
+  /** The origin outside this archive the frame was sent to and brought back from. */
+  const [refused, setRefused] = useState<string | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
   const ownLoad = useRef(true);
   const reported = useRef(false);
@@ -126,6 +137,12 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
     // navigation (a page can post any message, so none is taken at its word).
     const onMessage = (e: MessageEvent): void => {
       if (e.source !== frameRef.current?.contentWindow) return;
+      if (!fromArchive(e.origin, viewerBase, jobId)) {
+        // Another archive's page (the app's CSP keeps the frame on the archive listener): take the frame back.
+        setRefused(e.origin);
+        setNavSerial((n) => n + 1);
+        return;
+      }
       const missingUrl = missingUrlFromMessage(e.data);
       if (missingUrl) {
         // Any script in the page can post this: it is taken only right after a click in the frame.
@@ -182,7 +199,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   const address = missing
     ? missing
     : lost
-    ? 'Followed a link inside the page (address not reported); use the page list to jump'
+    ? 'Followed a link to an address not reported: a file that is not a page, or a place outside this archive (refused)'
     : page === undefined
       ? '…'
       : page
@@ -230,6 +247,23 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
           Open in system browser
         </button>
       </div>
+      <ScriptsSetting jobId={jobId} onChange={() => setNavSerial((n) => n + 1)} />
+      {refused && (
+        <p className="highlight-banner small" role="alert" data-testid="viewer-refused">
+          The page sent the viewer to {refused}, outside this archive: Harvest refused it and shows the archive&apos;s page again.{' '}
+          <button className="link" onClick={() => setRefused(null)}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      {lost && (
+        <p className="highlight-banner small" data-testid="viewer-lost">
+          The frame left the page without saying where it went.{' '}
+          <button className="link" onClick={() => setNavSerial((n) => n + 1)} data-testid="viewer-lost-back">
+            Back to the last page
+          </button>
+        </p>
+      )}
       {opened && (
         <p className="muted small" data-testid="viewer-browser-path">
           The mirror is at <code>{opened}</code>. Archived pages open only here, in the viewer: opened from disk, their scripts run with no

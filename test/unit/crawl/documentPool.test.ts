@@ -41,14 +41,12 @@ for (const where of ['own thread', 'worker thread'] as const) {
       pool.discard(doc);
       onItsSlot(doc);
       assert.equal(doc.title, 'Home');
-      assert.deepEqual(
-        doc.links.map((l) => [l.kind, l.canonical, l.fragment]),
-        [
-          ['a', 'http://example.org/about/', ''],
-          ['a', 'http://example.org/news/', 'latest'],
-          ['img', 'http://example.org/logo.png', ''],
-        ],
-      );
+      // Every field of every link, as the slot found it: a worker sends them by column (linkColumns.ts).
+      assert.deepEqual(doc.links, [
+        { url: 'http://example.org/about/', fragment: '', kind: 'a', requisite: false, typeHint: 'html', text: 'About', canonical: 'http://example.org/about/' },
+        { url: 'http://example.org/news/', fragment: 'latest', kind: 'a', requisite: false, typeHint: 'html', text: 'News', canonical: 'http://example.org/news/' },
+        { url: 'http://example.org/logo.png', fragment: '', kind: 'img', requisite: true, typeHint: null, text: '', canonical: 'http://example.org/logo.png' },
+      ]);
       assert.deepEqual(unpackOriginal(doc.original!), body);
     });
 

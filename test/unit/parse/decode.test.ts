@@ -124,6 +124,14 @@ describe('sniffCharset + decodeText for HTML', () => {
     assert.equal(sniffCharset(body, null, 'html'), 'GBK');
   });
 
+  it('a <meta> whose value runs across the first kilobyte is read whole', () => {
+    const pad = 1024 - 'iso-8859-1'.length - '<!doctype html><!----><meta charset='.length;
+    const body = Buffer.from(`<!doctype html><!--${'x'.repeat(pad)}--><meta charset=iso-8859-15><p>x</p>`, 'latin1');
+    // The first kilobyte ends after 'iso-8859-1', a label that would read as windows-1252.
+    assert.equal(body.subarray(0, 1024).toString('latin1').slice(-10), 'iso-8859-1');
+    assert.equal(sniffCharset(body, null, 'html'), 'ISO-8859-15');
+  });
+
   it('malformed bytes become U+FFFD instead of throwing', () => {
     assert.equal(decodeText(Buffer.from([0x61, 0xff, 0x62]), 'UTF-8'), 'a\uFFFDb');
   });

@@ -1,0 +1,128 @@
+// Scenario 11: real documentation sites, each on its own nginx server, Harvest against the peer an
+// archivist would pick for the same job: GNU wget writing a compressed WARC and a browsable,
+// rewritten copy (`--mirror --convert-links --page-requisites --warc-file`), and HTTrack when asked.
+// Runs alternate (Harvest, wget+WARC, [HTTrack], Harvest, ...) so a loaded machine weighs on each
+// alike; medians are reported, CPU being user + sys from GNU time. Then one profiled Harvest crawl
+// per site splits its CPU per request by stage (stageProfile.mjs).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { duBytes, median, round, runMeasured } from './measure.mjs';
+import { ensureDebianPackages, Nginx } from './nginx.mjs';
+import { stageTable } from './stageProfile.mjs';
+
+export const REAL_SITES = {
+  postgresql: { title: 'PostgreSQL 15 manual', pkg: 'postgresql-doc-15', dir: '/usr/share/doc/postgresql-doc-15/html' },
+  apache: { title: 'Apache httpd 2.4 manual', pkg: 'apache2-doc', dir: '/usr/share/doc/apache2-doc/manual' },
+  python: { title: 'Python 3 documentation', pkg: 'python3-doc', dir: '/usr/share/doc/python3-doc/html' },
+};
+/** The sites and peers the issue's targets name. */
+const CPU_TARGET_SITES = ['postgresql', 'apache'];
+const CPU_AIM = 1.5;
+
+const harvestArgs = (origin, archive) => ['crawl', `${origin}/`, '--out', archive, '--no-offsite-requisites', '--connections', '8', '--delay-ms', '0', '--quiet'];
+
+/** The crawlers of one run, by name: the command and the folder it writes. */
+function crawlers(ctx, origin, dir) {
+  const out = {
+    harvest: (d) => ({ cmd: [process.execPath, path.join(ctx.root, 'dist/electron/bundle/harvest.js'), ...harvestArgs(origin, d)], disk: d }),
+    'wget-warc': (d) => ({
+      cmd: ['wget', '--mirror', '--convert-links', '--adjust-extension', '--page-requisites', '--no-parent', '-e', 'robots=on', '-nv', '-o', `${d}.log`, '-P', d, `--warc-file=${path.join(d, 'archive')}`, `${origin}/`],
+      disk: d,
+    }),
+  };
+  // An earlier build of Harvest, run in the same alternation: before -> after on one loaded machine.
+  if (ctx.baseline) out['harvest-baseline'] = (d) => ({ cmd: [process.execPath, ctx.baseline, ...harvestArgs(origin, d)], disk: d });
+  if (ctx.peers.includes('httrack')) out.httrack = (d) => ({ cmd: ['httrack', `${origin}/`, '-O', d, '-q', '-c8', '-%c0', '-A0', '-%!'], disk: d });
+  return Object.fromEntries(Object.entries(out).map(([name, make]) => [name, make(path.join(dir, name))]));
+}
+
+function summary(runs, requestsOf) {
+  const cpuMs = runs.map((r) => (r.cpuSeconds != null && r.requests ? (1000 * r.cpuSeconds) / r.requests : null));
+  return {
+    runs: runs.length,
+    requests: median(runs.map(requestsOf)),
+    wallSeconds: median(runs.map((r) => r.wallSeconds)),
+    cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
+    cpuMsPerRequest: round(median(cpuMs), 3),
+    maxRssMiB: median(runs.map((r) => r.maxRssMiB)),
+    diskMiB: median(runs.map((r) => r.diskMiB)),
+    exits: [...new Set(runs.map((r) => r.exit))],
+  };
+}
+
+/** One profiled Harvest crawl of a site, from dist/ (module paths kept), its profiles split by stage. */
+async function profiledCrawl(ctx, nginx, name, dir, measured) {
+  const profDir = path.join(dir, 'profiles');
+  fs.rmSync(profDir, { recursive: true, force: true });
+  const archive = path.join(dir, 'archive');
+  nginx.reset(name);
+  const run = await runMeasured([process.execPath, '--cpu-prof', '--cpu-prof-dir', profDir, path.join(ctx.root, 'dist/electron/cli/harvest.js'), ...harvestArgs(nginx.origin(name), archive)], {
+    dir,
+    capSeconds: ctx.harvestCap,
+  });
+  const requests = nginx.requests(name);
+  fs.rmSync(archive, { recursive: true, force: true });
+  if (run.exit !== 0) return { error: `the profiled crawl exited ${run.exit} (see ${dir}/output.txt)` };
+  // Shares from the profile, CPU per request from the unprofiled runs (the profiler costs CPU of its own).
+  const table = stageTable(profDir, { cpuSeconds: measured.cpuSeconds, requests: measured.requests });
+  if (!ctx.keepMirrors) fs.rmSync(profDir, { recursive: true, force: true });
+  return { ...table, profiledRun: { wallSeconds: run.wallSeconds, cpuSeconds: run.cpuSeconds, requests } };
+}
+
+export async function realSitesBench(ctx) {
+  const names = ctx.realSites;
+  ensureDebianPackages(
+    names.map((n) => REAL_SITES[n]),
+    ctx.log,
+    { extra: ['wget', ...(ctx.peers.includes('httrack') ? ['httrack'] : [])] },
+  );
+  const dir = path.join(ctx.out, 'scenario11');
+  const nginx = await new Nginx(
+    path.join(dir, 'nginx'),
+    names.map((name, i) => ({ name, root: fs.realpathSync(REAL_SITES[name].dir), port: ctx.port + 210 + i })),
+  ).start();
+  const sites = {};
+  try {
+    for (const name of names) {
+      const origin = nginx.origin(name);
+      const siteDir = path.join(dir, name);
+      // nginx and the page cache warmed before any crawler is timed.
+      spawnSync('wget', ['-q', '-r', '-l', 'inf', '-np', '-P', path.join(siteDir, 'warm'), `${origin}/`]);
+      fs.rmSync(path.join(siteDir, 'warm'), { recursive: true, force: true });
+      const runs = {};
+      for (let round_ = 1; round_ <= ctx.realRounds; round_++) {
+        for (const [crawler, c] of Object.entries(crawlers(ctx, origin, path.join(siteDir, `round${round_}`)))) {
+          ctx.log(`scenario 11: ${name}, round ${round_}: ${crawler}`);
+          fs.mkdirSync(c.disk, { recursive: true });
+          nginx.reset(name);
+          const run = await runMeasured(c.cmd, { dir: path.join(siteDir, `round${round_}`, `${crawler}-run`), capSeconds: crawler === 'harvest' ? ctx.harvestCap : ctx.cap });
+          run.requests = nginx.requests(name);
+          run.diskMiB = fs.existsSync(c.disk) ? round(duBytes(c.disk) / 1048576, 1) : null;
+          (runs[crawler] ??= []).push(run);
+          if (!ctx.keepMirrors) fs.rmSync(c.disk, { recursive: true, force: true });
+        }
+      }
+      const medians = Object.fromEntries(Object.entries(runs).map(([crawler, rs]) => [crawler, summary(rs, (r) => r.requests)]));
+      const h = medians.harvest;
+      const w = medians['wget-warc'];
+      let stages = null;
+      if (ctx.stageTable) {
+        ctx.log(`scenario 11: ${name}: profiled Harvest crawl for the stage table`);
+        stages = await profiledCrawl(ctx, nginx, name, path.join(siteDir, 'profiled'), h);
+      }
+      sites[name] = {
+        title: REAL_SITES[name].title,
+        dir: REAL_SITES[name].dir,
+        medians,
+        runs,
+        cpuRatio: round(h.cpuMsPerRequest / w.cpuMsPerRequest, 2),
+        wallRatio: round(h.wallSeconds / w.wallSeconds, 2),
+        stages,
+      };
+    }
+  } finally {
+    await nginx.stop();
+  }
+  return { rounds: ctx.realRounds, baseline: ctx.baseline, cpuAim: CPU_AIM, cpuTargetSites: CPU_TARGET_SITES.filter((s) => names.includes(s)), sites };
+}

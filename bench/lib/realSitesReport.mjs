@@ -1,0 +1,53 @@
+// Scenario 11's tables: Harvest against wget+WARC (and HTTrack) per site, and the stage table.
+import { STAGES } from './stageProfile.mjs';
+
+const f = (x, d = 0) => (x == null ? '–' : typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d }) : String(x));
+
+export function realSitesMarkdown(s11) {
+  const out = [`## Scenario 11: real documentation sites under nginx, ${s11.rounds} alternating runs each, medians`, ''];
+  out.push('| site | crawler | requests | wall s | CPU s | CPU ms per request | peak RSS MiB | disk MiB | exits |', '|---|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const s of Object.values(s11.sites)) {
+    for (const [crawler, m] of Object.entries(s.medians)) {
+      out.push(`| ${s.title} | ${crawler} | ${f(m.requests)} | ${f(m.wallSeconds, 1)} | ${f(m.cpuSeconds, 1)} | ${f(m.cpuMsPerRequest, 2)} | ${f(m.maxRssMiB, 1)} | ${f(m.diskMiB, 1)} | ${m.exits.join(', ')} |`);
+    }
+  }
+  out.push('');
+  for (const s of Object.values(s11.sites)) {
+    const others = Object.entries(s.medians).filter(([c]) => !c.startsWith('harvest') && c !== 'wget-warc');
+    const extra = others.map(([c, m]) => `; against ${c}: CPU per request ${f(s.medians.harvest.cpuMsPerRequest / m.cpuMsPerRequest, 2)}×, wall ${f(s.medians.harvest.wallSeconds / m.wallSeconds, 2)}×`).join('');
+    const base = s.medians['harvest-baseline'];
+    const before = base ? `; against the baseline build (${s11.baseline}): CPU per request ${f(base.cpuMsPerRequest, 2)} -> ${f(s.medians.harvest.cpuMsPerRequest, 2)} ms, peak RSS ${f(base.maxRssMiB, 1)} -> ${f(s.medians.harvest.maxRssMiB, 1)} MiB` : '';
+    out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}${before}.`);
+  }
+  out.push('');
+  const profiled = Object.values(s11.sites).filter((s) => s.stages && !s.stages.error);
+  if (profiled.length > 0) {
+    out.push(
+      "Harvest's CPU per request by stage (one crawl per site under `node --cpu-prof`, from `dist/`; each stage's share of the profiles' busy samples applied to the median CPU per request of the unprofiled runs; library calls count for the stage of the Harvest module that made them; GC helper threads and the thread pool's zlib and file work appear only through the JS threads that wait for them):",
+      '',
+      `| stage | ${profiled.map((s) => `${s.title} ms/request (%)`).join(' | ')} |`,
+      `|---|${profiled.map(() => '---:').join('|')}|`,
+    );
+    for (const stage of STAGES) {
+      out.push(`| ${stage} | ${profiled.map((s) => { const r = s.stages.stages.find((x) => x.stage === stage); return `${f(r.msPerRequest, 3)} (${f(r.pct, 1)}%)`; }).join(' | ')} |`);
+    }
+    out.push(`| **all** | ${profiled.map((s) => `**${f(s.medians.harvest.cpuMsPerRequest, 3)}**; wget+WARC ${f(s.medians['wget-warc'].cpuMsPerRequest, 3)}`).join(' | ')} |`, '');
+    for (const s of profiled) out.push(`Busiest functions, ${s.title}: ${s.stages.topFunctions.slice(0, 8).map((t) => `${t.fn} ${f(t.pct, 1)}% (${t.stage})`).join('; ')}.`, '');
+  }
+  for (const s of Object.values(s11.sites)) if (s.stages?.error) out.push(`Stage table, ${s.title}: ${s.stages.error}`, '');
+  return out;
+}
+
+/** The issue's targets for scenario 11: CPU per request ≤ 1.5× wget+WARC's on the named sites, wall ≤ 1.0× on all. */
+export function realSitesTargets(s11, add) {
+  for (const [name, s] of Object.entries(s11.sites)) {
+    if (s11.cpuTargetSites.includes(name)) add('11', `${s.title}: CPU per request ≤ ${s11.cpuAim}× wget+WARC's`, `${f(s.cpuRatio, 2)}× (${f(s.medians.harvest.cpuMsPerRequest, 2)} vs ${f(s.medians['wget-warc'].cpuMsPerRequest, 2)} ms)`, s.cpuRatio != null && s.cpuRatio <= s11.cpuAim);
+    add('11', `${s.title}: wall time ≤ wget+WARC's`, `${f(s.wallRatio, 2)}× (${f(s.medians.harvest.wallSeconds, 1)} vs ${f(s.medians['wget-warc'].wallSeconds, 1)} s)`, s.wallRatio != null && s.wallRatio <= 1);
+  }
+}
+
+export function realSitesKeyFigures(s11) {
+  const k = {};
+  for (const [name, s] of Object.entries(s11.sites)) Object.assign(k, { [`s11 ${name} harvest CPU ms/request`]: s.medians.harvest.cpuMsPerRequest, [`s11 ${name} CPU ratio to wget+WARC`]: s.cpuRatio, [`s11 ${name} wall ratio to wget+WARC`]: s.wallRatio });
+  return k;
+}
