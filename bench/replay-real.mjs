@@ -16,9 +16,10 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rm
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '../dist/test/helpers/benchSite.js';
 import { CHROMIUM, launchChromium, startViewerServer } from '../dist/test/helpers/replayViewer.js';
 import { editPages, expectedOf, fileOf } from './lib/docPages.mjs';
-import { startNginx } from './lib/nginxSite.mjs';
+import { Nginx } from './lib/nginx.mjs';
 import { checkReplay, fourteen, pagesOfWacz, spread } from './lib/replayCheck.mjs';
 import { damagedCopies } from './lib/waczDamage.mjs';
 
@@ -68,8 +69,8 @@ async function harvestSite(name, work, nginxPrefix) {
   const docs = realpathSync(SITES[name].docs);
   const served = path.join(work, 'served');
   cpSync(docs, served, { recursive: true, dereference: true });
-  const nginx = await startNginx(nginxPrefix, { [name]: served });
-  const origin = nginx.origins[name];
+  const nginx = await new Nginx(nginxPrefix, [{ name, root: served, port: await freePort() }]).start();
+  const origin = nginx.origin(name);
   const seed = `${origin}/`;
   const archive = path.join(work, 'archive');
   const timings = {};
