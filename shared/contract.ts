@@ -415,10 +415,12 @@ export interface ImportStatus {
     records: number;
     /** Records that could not be read and were skipped. */
     damaged: number;
+    /** Records left out as already imported (the same capture in another file, or earlier in the same). */
+    duplicates: number;
   };
   /** When done: the library's new job for the archive, and what was imported. */
   jobId: string | null;
-  result: { files: number; records: number; captures: number; documents: number; skipped: number } | null;
+  result: { files: number; records: number; captures: number; documents: number; skipped: number; duplicates: number } | null;
   /** When failed: why, naming the file or folder at fault where there is one. */
   error: string | null;
 }

@@ -218,7 +218,7 @@ export const RenderSettingsSchema = z
     pageTimeoutMs: positiveInt.max(600_000).default(30_000),
     /** The most time spent waiting for the network to go quiet after loading and after each scroll step. */
     settleMs: positiveInt.max(120_000).default(3_000),
-    /** V8 heap cap of each page's renderer process (--max-old-space-size). */
+    /** V8 heap cap of each page's renderer process (--max-old-space-size); on Linux its resident memory is bounded at this plus 256 MB. */
     maxPageHeapMb: z.number().int().min(16).max(16_384).default(512),
     /** A full-page screenshot beside each thumbnail. */
     screenshots: z.boolean().default(false),

@@ -29,4 +29,25 @@ export interface QaReport {
   metadata: [string, string][];
   /** The newest capture's page analysis (`harvest qa`), or null when it was not analysed. */
   analysis: QaSummary | null;
+  /** What `harvest import` made the archive from; null for a crawled archive. */
+  imported?: ImportReport | null;
+}
+
+/** The import section of the QA report: the files read, and the records skipped (file, offset, why). */
+export interface ImportReport {
+  files: {
+    file: string;
+    bytes: number;
+    /** Records copied into the archive. */
+    records: number;
+    /** Records left out as already imported (from this file or another). */
+    duplicates: number;
+    /** The capture its records went to; null when it held nothing new. */
+    capture: number | null;
+    /** The archive's WARC file holding its records; null when it held nothing new. */
+    warc: string | null;
+  }[];
+  /** Every record skipped; `problems` lists the first of them. */
+  skipped: number;
+  problems: { file: string; offset: number; why: string }[];
 }

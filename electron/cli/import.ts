@@ -30,7 +30,11 @@ export async function runImport(args: string[]): Promise<number> {
     ...(values.name !== undefined && { name: values.name }),
     onProgress: (p) => {
       if (p.phase === 'rewriting') return rewriting.update(p.done, p.total);
-      progress.update({ phase: `importing (${p.records} records${p.damaged > 0 ? `, ${p.damaged} skipped` : ''})`, doneBytes: p.done, totalBytes: p.total });
+      progress.update({
+        phase: `importing (${p.records} records${p.duplicates > 0 ? `, ${p.duplicates} duplicates left out` : ''}${p.damaged > 0 ? `, ${p.damaged} skipped` : ''})`,
+        doneBytes: p.done,
+        totalBytes: p.total,
+      });
     },
     onProblem: (p) => {
       progress.done();
@@ -42,7 +46,7 @@ export async function runImport(args: string[]): Promise<number> {
   const skipped = result.problems.length;
   process.stderr.write(
     `imported ${result.records} records from ${result.files} file(s) into ${result.dir} in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
-      `${result.catalogued} answers in ${result.captures} capture(s), ${result.documents} documents rewritten${skipped > 0 ? `, ${skipped} record(s) skipped` : ''}\n`,
+      `${result.catalogued} answers in ${result.captures} capture(s), ${result.documents} documents rewritten${result.duplicates > 0 ? `, ${result.duplicates} duplicate record(s) stored once` : ''}${skipped > 0 ? `, ${skipped} record(s) skipped` : ''}\n`,
   );
   return 0;
 }

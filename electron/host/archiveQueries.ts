@@ -24,7 +24,7 @@ import {
 } from '../../shared/extracted.js';
 import { focusReport } from '../engine/store/focusReport.js';
 import { thumbnailPathFor } from '../engine/store/thumbnails.js';
-import { CdxQueryError, cdxLines, MATCH_TYPES, type CdxLine } from '../engine/cdx/cdxQuery.js';
+import { CDX_SORTS, CdxQueryError, cdxLines, MATCH_TYPES, type CdxLine } from '../engine/cdx/cdxQuery.js';
 
 /** Most lines one CDX query answers (pywb has no default limit; a page of a large archive is enough here). */
 export const CDX_MAX_LINES = 100_000;
@@ -62,11 +62,13 @@ export const ArchiveQuerySchema = z.discriminatedUnion('kind', [
     limit: z.number().int().positive().optional(),
   }),
   z.object({ kind: z.literal('urlCaptures'), url: z.string() }),
-  /** The CDX server API's query (pywb's matchType, from, to, limit). */
+  /** The CDX server API's query (pywb's matchType, sort, closest, from, to, limit). */
   z.object({
     kind: z.literal('cdx'),
     url: z.string(),
     match: z.enum(MATCH_TYPES),
+    sort: z.enum(CDX_SORTS).optional(),
+    closest: z.string().optional(),
     from: z.string().optional(),
     to: z.string().optional(),
     limit: z.number().int().positive().max(CDX_MAX_LINES),

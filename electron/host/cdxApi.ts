@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { cdxjLine, MATCH_TYPES, type MatchType } from '../engine/cdx/cdxQuery.js';
+import { CDX_SORTS, cdxjLine, MATCH_TYPES, type CdxSort, type MatchType } from '../engine/cdx/cdxQuery.js';
 import { CDX_MAX_LINES } from './archiveQueries.js';
 import type { EngineHost } from './engineHost.js';
 import { HostError } from './hostError.js';
@@ -7,7 +7,7 @@ import { sendText } from './httpGuards.js';
 
 /**
  * The CDX server API of one archive on `harvest serve`, under the app's token:
- * `cdx/<job-id>?url=…&matchType=exact|prefix|host|domain&from=…&to=…&limit=…&output=json`, with
+ * `cdx/<job-id>?url=…&matchType=exact|prefix|host|domain&sort=reverse|closest&closest=…&from=…&to=…&limit=…&output=json`, with
  * pywb's parameters and field names (a URL ending in `*` is a prefix query, as in pywb). CDXJ lines
  * as text/plain, or one JSON object a line with output=json. Answered from the catalogue, by the
  * running crawl's worker when there is one (see archiveQueries.ts).
@@ -30,6 +30,9 @@ export async function sendCdx(req: IncomingMessage, res: ServerResponse, host: E
   if (!(MATCH_TYPES as readonly string[]).includes(match)) return sendText(res, 400, `matchType must be one of ${MATCH_TYPES.join(', ')}`);
   const limit = params.has('limit') ? Number(params.get('limit')) : CDX_MAX_LINES;
   if (!Number.isInteger(limit) || limit < 1) return sendText(res, 400, 'limit must be a positive whole number');
+  const sort = params.get('sort') ?? 'default';
+  if (!(CDX_SORTS as readonly string[]).includes(sort)) return sendText(res, 400, `sort must be one of ${CDX_SORTS.join(', ')}`);
+  const closest = params.get('closest');
   const from = params.get('from');
   const to = params.get('to');
   let answer;
@@ -38,6 +41,8 @@ export async function sendCdx(req: IncomingMessage, res: ServerResponse, host: E
       kind: 'cdx',
       url,
       match: match as MatchType,
+      sort: sort as CdxSort,
+      ...(closest !== null && { closest }),
       limit: Math.min(limit, CDX_MAX_LINES),
       ...(from !== null && { from }),
       ...(to !== null && { to }),

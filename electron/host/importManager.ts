@@ -50,7 +50,7 @@ export class ImportManager {
       paths,
       outDir,
       state: 'running',
-      progress: { phase: 'starting', done: 0, total: 0, records: 0, damaged: 0 },
+      progress: { phase: 'starting', done: 0, total: 0, records: 0, damaged: 0, duplicates: 0 },
       jobId: null,
       result: null,
       error: null,
@@ -62,7 +62,7 @@ export class ImportManager {
         const r = await importArchives(paths, outDir, {
           ...(args.name?.trim() && { name: args.name.trim() }),
           onProgress: (p) => {
-            status.progress = { phase: p.phase, done: p.done, total: p.total, records: p.records, damaged: p.damaged };
+            status.progress = { phase: p.phase, done: p.done, total: p.total, records: p.records, damaged: p.damaged, duplicates: p.duplicates };
             const now = Date.now();
             if (now - lastEventMs >= PROGRESS_EVENT_GAP_MS) {
               lastEventMs = now;
@@ -70,7 +70,7 @@ export class ImportManager {
             }
           },
         });
-        status.result = { files: r.files, records: r.records, captures: r.captures, documents: r.documents, skipped: r.problems.length };
+        status.result = { files: r.files, records: r.records, captures: r.captures, documents: r.documents, skipped: r.problems.length, duplicates: r.duplicates };
         status.jobId = this.jobs.importArchive(r.dir).id;
         status.state = 'done';
       } catch (e) {

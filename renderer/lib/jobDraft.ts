@@ -106,7 +106,8 @@ export function draftFromJob(job: Partial<Job>): JobDraft {
 export function describeDefault(field: FieldDef, defaults: Omit<Job, 'seeds'> | null): string | null {
   if (!defaults || field.path === 'seeds') return null;
   const v = getPath(defaults, field.path);
-  if (v === null) return field.nullLabel ?? 'no limit';
+  // Null is "no limit" only for a limit; an unset text (the contact) has none.
+  if (v === null) return field.nullLabel ?? (field.nullable ? 'no limit' : 'none');
   if (field.kind === 'password' || field.kind === 'cookies') return null;
   if (typeof v === 'boolean') return v ? 'on' : 'off';
   if (typeof v === 'number') return `${v / (field.scale ?? 1)}${field.unit ? ` ${field.unit}` : ''}`;

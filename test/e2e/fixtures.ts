@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import type { CommandName, Reply } from '../../shared/contract.js';
+import type { CommandName, JobSummary, Reply } from '../../shared/contract.js';
 import { commandUrl } from '../../shared/webRoutes.js';
 import { CLI, startBenchSite, stopChild, type BenchSite } from '../helpers/benchSite.js';
 
@@ -83,6 +83,30 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+type Api = Fixtures['api'];
+
+/**
+ * Creates a job from `job` (the job input the host takes), starts it and waits until it has
+ * finished: the first steps of every test that needs an archive. Returns the job as created.
+ */
+export async function harvestJob(api: Api, job: Record<string, unknown>, timeoutMs = 60_000): Promise<JobSummary> {
+  const created = await api<JobSummary>('jobs.create', { job });
+  if (!created.ok) throw new Error(`jobs.create: ${created.error.message}`);
+  const { id } = created.value;
+  const started = await api('jobs.start', { id });
+  if (!started.ok) throw new Error(`jobs.start: ${started.error.message}`);
+  await expect
+    .poll(
+      async () => {
+        const r = await api<JobSummary[]>('jobs.list');
+        return r.ok ? r.value.find((j) => j.id === id)?.status : null;
+      },
+      { timeout: timeoutMs, message: `job ${id} never finished` },
+    )
+    .toBe('finished');
+  return created.value;
+}
 
 async function callApi<T>(page: Page, appUrl: string, command: CommandName, args: Record<string, unknown>): Promise<Reply<T>> {
   if (!page.url().startsWith(appUrl)) await page.goto(appUrl);

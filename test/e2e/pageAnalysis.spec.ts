@@ -1,8 +1,7 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
-import type { JobSummary } from '../../shared/contract.js';
 import type { QaRunStatus } from '../../shared/qa.js';
-import { expect, test } from './fixtures.js';
+import { expect, harvestJob, test } from './fixtures.js';
 import { shots } from './screenshots.js';
 
 /**
@@ -13,16 +12,7 @@ import { shots } from './screenshots.js';
 test('Analyse on the Report screen: progress, then the pages worst first and one page side by side', async ({ page, harvest, site, api, offsiteRequests }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1400, height: 900 });
-  const created = await api<JobSummary>('jobs.create', { job: { name: 'Analysed', seeds: [`${site.origin}/`], limits: { maxPages: 4 } } });
-  if (!created.ok) throw new Error(created.error.message);
-  const { id, archiveDir } = created.value;
-  await api('jobs.start', { id });
-  await expect
-    .poll(async () => {
-      const r = await api<JobSummary[]>('jobs.list');
-      return r.ok ? r.value.find((j) => j.id === id)?.status : null;
-    }, { timeout: 60_000 })
-    .toBe('finished');
+  const { id, archiveDir } = await harvestJob(api, { name: 'Analysed', seeds: [`${site.origin}/`], limits: { maxPages: 4 } });
   // The copy loses its stylesheet: every page looks different and names it as missing.
   const css = path.join(archiveDir, 'mirror', new URL(site.origin).host.replace(':', '_'), 'assets', 'css', 'main.css');
   renameSync(css, `${css}.gone`);

@@ -179,6 +179,15 @@ test('URL detail, the not-in-archive page and Back, and the export download link
     await shots(page, 'viewer');
   });
 
+  await test.step("submitting an archived page's form says that forms don't submit in an archived copy", async () => {
+    const frame = page.frameLocator('[data-testid="viewer-frame"]');
+    await frame.locator('form[role="search"] input[name="q"]').fill('library');
+    await frame.locator('form[role="search"] button').click();
+    await expect(page.getByTestId('viewer-form-notice')).toContainText("Forms don't submit in an archived copy");
+    await expect(page.getByTestId('viewer-url')).toHaveValue(`${site.origin}/`);
+    await shots(page, 'viewer-form-notice');
+  });
+
   await test.step('a finished export has a download link, is listed, and verifies', async () => {
     await page.getByTestId('nav-library').click();
     const row = page.locator(`[data-testid="archive-row"][data-job-id="${jobId}"]`);

@@ -1,6 +1,6 @@
-import type { AppInfo, JobSummary } from '../../shared/contract.js';
+import type { AppInfo } from '../../shared/contract.js';
 import { archiveBase } from '../../shared/frameLocation.js';
-import { expect, test } from './fixtures.js';
+import { expect, harvestJob, test } from './fixtures.js';
 
 test('the app page loads and app.info answers through the HTTP API, all on 127.0.0.1', async ({ page, harvest, api, offsiteRequests }) => {
   const res = await page.goto(harvest.url);
@@ -21,17 +21,7 @@ test('the app page loads and app.info answers through the HTTP API, all on 127.0
 });
 
 test('an archived page is served offline from the viewer listener, in a frame only, and cannot reach the internet', async ({ page, harvest, site, api, offsiteRequests }) => {
-  const created = await api<{ id: string }>('jobs.create', { job: { name: 'E2E site', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } } });
-  expect(created.ok).toBe(true);
-  if (!created.ok) return;
-  const id = created.value.id;
-  expect((await api('jobs.start', { id })).ok).toBe(true);
-  await expect
-    .poll(async () => {
-      const r = await api<JobSummary[]>('jobs.list');
-      return r.ok ? r.value.find((j) => j.id === id)?.status : null;
-    }, { timeout: 60_000 })
-    .toBe('finished');
+  const { id } = await harvestJob(api, { name: 'E2E site', seeds: [`${site.origin}/`], limits: { maxPages: 10 }, politeness: { delayMs: 0 } });
   const info = await api<AppInfo>('app.info');
   if (!info.ok) throw new Error(info.error.message);
   const base = archiveBase(info.value.viewerBase, id);

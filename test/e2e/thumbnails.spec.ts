@@ -1,23 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JobSummary, PageRow } from '../../shared/contract.js';
-import { expect, test } from './fixtures.js';
+import type { PageRow } from '../../shared/contract.js';
+import { expect, harvestJob, test } from './fixtures.js';
 
 /** A whole 1×1 PNG: what the test puts where `harvest thumbnails` would write its pictures. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 test("the library's page grid shows the thumbnails the archive serves, not 'No thumbnail'", async ({ page, harvest, site, api, offsiteRequests }) => {
   test.setTimeout(120_000);
-  const created = await api<JobSummary>('jobs.create', { job: { name: 'Thumbnails', seeds: [`${site.origin}/`], limits: { maxPages: 3 } } });
-  if (!created.ok) throw new Error(created.error.message);
-  const { id, archiveDir } = created.value;
-  await api('jobs.start', { id });
-  await expect
-    .poll(async () => {
-      const r = await api<JobSummary[]>('jobs.list');
-      return r.ok ? r.value.find((j) => j.id === id)?.status : null;
-    }, { timeout: 60_000 })
-    .toBe('finished');
+  const { id, archiveDir } = await harvestJob(api, { name: 'Thumbnails', seeds: [`${site.origin}/`], limits: { maxPages: 3 } });
   const pages = await api<{ rows: PageRow[] }>('archives.pages', { id });
   if (!pages.ok) throw new Error(pages.error.message);
   for (const p of pages.value.rows) {

@@ -108,7 +108,7 @@ describe('harvest import: two crawls become two captures', { timeout: 120_000 },
     assert.match(missing.stderr, /nope\.warc\.gz: no such file or folder/);
     const empty = await runHarvest(['import', path.join(archive, 'mirror'), '--out', out]);
     assert.equal(empty.status, 2);
-    assert.match(empty.stderr, /holds no \.warc, \.warc\.gz or \.wacz file/);
+    assert.match(empty.stderr, /holds no \.warc, \.warc\.gz, \.arc, \.arc\.gz or \.wacz file/);
     assert.equal(existsSync(out), false);
   });
 });

@@ -74,7 +74,7 @@ describe('archives.import: Import… in the Library', { timeout: 120_000 }, () =
     const ended = await log.next((e) => isImport(e) && e.import.importId === started.importId && e.import.state !== 'running');
     imported = (ended as Extract<HostEvent, { type: 'import' }>).import;
     assert.equal(imported.state, 'done', imported.error ?? '');
-    assert.deepEqual(imported.result, { files: 1, records: 2, captures: 1, documents: 2, skipped: 0 });
+    assert.deepEqual(imported.result, { files: 1, records: 2, captures: 1, documents: 2, skipped: 0, duplicates: 0 });
 
     const progress = log.events.filter(isImport).map((e) => e.import).filter((s) => s.importId === started.importId && s.state === 'running');
     const reading = progress.find((s) => s.progress.phase === 'reading');
@@ -117,7 +117,7 @@ describe('archives.import: Import… in the Library', { timeout: 120_000 }, () =
     writeFileSync(path.join(empty, 'notes.txt'), 'not a WARC');
     const nothing = failure(await host.handle('archives.import', { paths: [empty] }));
     assert.equal(nothing.code, 'invalid-args');
-    assert.match(nothing.message, /empty-folder: the folder holds no \.warc, \.warc\.gz or \.wacz file/);
+    assert.match(nothing.message, /empty-folder: the folder holds no \.warc, \.warc\.gz, \.arc, \.arc\.gz or \.wacz file/);
     const none = failure(await host.handle('archives.import', { paths: [] }));
     assert.equal(none.code, 'invalid-args');
   });

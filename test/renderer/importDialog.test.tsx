@@ -30,7 +30,7 @@ const running = (over: Partial<ImportStatus['progress']> = {}): ImportStatus => 
   paths: ['/in/a.warc.gz', '/in/more'],
   outDir: '/archives/room',
   state: 'running',
-  progress: { phase: 'reading', done: 0, total: 2048, records: 0, damaged: 0, ...over },
+  progress: { phase: 'reading', done: 0, total: 2048, records: 0, damaged: 0, duplicates: 0, ...over },
   jobId: null,
   result: null,
   error: null,
@@ -75,10 +75,10 @@ describe('Import… in the Library', () => {
     assert.equal((screen.getByLabelText('Name') as HTMLInputElement).closest('fieldset')?.disabled, true, 'the choices are fixed while it runs');
     assert.equal(document.activeElement, screen.getByTestId('import-close'), 'the focus stays in the dialog');
 
-    act(() => dispatchHostEvent({ type: 'import', import: running({ done: 512, records: 7, damaged: 1 }) }));
+    act(() => dispatchHostEvent({ type: 'import', import: running({ done: 512, records: 7, damaged: 1, duplicates: 3 }) }));
     const bar = screen.getByRole('progressbar', { name: 'Import progress' });
     assert.equal(bar.getAttribute('aria-valuenow'), '25');
-    assert.equal(screen.getByTestId('import-message').textContent, 'Reading records… 25%: 512 bytes of 2.0 kB, 7 records, 1 record skipped');
+    assert.equal(screen.getByTestId('import-message').textContent, 'Reading records… 25%: 512 bytes of 2.0 kB, 7 records, 3 duplicates left out, 1 record skipped');
     act(() => dispatchHostEvent({ type: 'import', import: running({ phase: 'rewriting', done: 3, total: 4, records: 9, damaged: 1 }) }));
     assert.equal(screen.getByTestId('import-message').textContent, 'Writing the offline copy… 75%: 3 of 4 URLs checked');
     assert.match(screen.getByTestId('import-close').textContent ?? '', /the import goes on/);
@@ -87,14 +87,14 @@ describe('Import… in the Library', () => {
     act(() =>
       dispatchHostEvent({
         type: 'import',
-        import: { ...running(), state: 'done', jobId: 'imp', result: { files: 1, records: 9, captures: 1, documents: 2, skipped: 1 } },
+        import: { ...running(), state: 'done', jobId: 'imp', result: { files: 1, records: 9, captures: 1, documents: 2, skipped: 1, duplicates: 3 } },
       }),
     );
     await settle();
     assert.equal(bar.getAttribute('aria-valuenow'), '100');
     assert.equal(
       screen.getByTestId('import-message').textContent,
-      'Imported 9 records from 1 file in 1 capture (1 damaged record skipped) into /archives/room; it is in the library.',
+      'Imported 9 records from 1 file in 1 capture, 3 duplicate records stored once (1 damaged record skipped) into /archives/room; it is in the library.',
     );
     assert.equal(screen.getAllByTestId('archive-row').length, 1, 'the imported archive is listed');
     assert.match(useToasts.getState().toasts.at(-1)?.message ?? '', /Imported into \/archives\/room/);

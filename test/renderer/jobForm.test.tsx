@@ -67,6 +67,11 @@ describe('job form', () => {
     render(<JobForm mode={{ kind: 'create' }} onDone={() => done++} />);
     assert.equal(field('politeness.perHostConnections').value, '2');
     assert.match(document.body.textContent ?? '', /Default: 2/);
+    // The contact is no limit: unset, it is none.
+    const contactHint = field('contactUrl').closest('.field')?.querySelector('.hint')?.textContent ?? '';
+    assert.match(contactHint, /Default: none$/);
+    // The default folder in full, not cut at the field's width as a placeholder would be.
+    assert.match(screen.getByTestId('job-archive-dir-hint').textContent ?? '', /^Default: a new folder in \//);
     assert.equal(screen.queryByTestId('job-choose-folder'), null);
   });
 

@@ -5,9 +5,9 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { setApi } from '../../renderer/api/index.js';
 import { Viewer } from '../../renderer/features/Viewer/index.js';
 import { LOCATION_MESSAGE } from '../../shared/frameLocation.js';
-import { MISSING_MESSAGE } from '../../shared/frameLinks.js';
+import { FORM_MESSAGE, MISSING_MESSAGE } from '../../shared/frameLinks.js';
 import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
-import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit } from '../../renderer/lib/viewerHistory.js';
+import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import type { PageRow, ScriptsSetting } from '../../shared/contract.js';
@@ -34,6 +34,22 @@ describe('viewer history', () => {
     assert.deepEqual(h.entries, ['a', 'b', 'd']);
     assert.equal(canGoForward(h), false);
     assert.equal(visit(h, 'd'), h, 'revisiting the current page adds nothing');
+  });
+
+  it('a redirect takes the place of the page it left, and Back gets past a page that refreshes to its target', () => {
+    // The entry page refreshes to the start page: it is replaced, not stacked.
+    let h = replace(visit(emptyHistory, 'index.html'), 'start.html');
+    assert.deepEqual(h, { entries: ['start.html'], index: 0 });
+    h = visit(visit(emptyHistory, 'a'), 'entry');
+    h = replace(h, 'target');
+    assert.deepEqual(h.entries, ['a', 'target']);
+    // Back onto a page that refreshes to the one after it: the two become one, and Back goes on to 'a'.
+    h = visit(visit(emptyHistory, 'a'), 'entry');
+    h = visit(h, 'target');
+    h = replace(back(h), 'target');
+    assert.deepEqual(h, { entries: ['a', 'target'], index: 1 });
+    assert.equal(currentPath(back(h)), 'a');
+    assert.equal(replace(h, 'target'), h, 'the current page replaced by itself changes nothing');
   });
 });
 
@@ -80,6 +96,7 @@ describe('viewer screen', () => {
     assert.equal(frame().src, `${BASE}j1/index.html`);
     assert.equal(urlBar(), 'https://site.test/');
     assert.equal(screen.getAllByTestId('page-item').length, 2);
+    assert.equal(screen.getByTestId('page-total').textContent, '2 pages');
     assert.equal((screen.getByTestId('viewer-back') as HTMLButtonElement).disabled, true);
 
     fireEvent.click(screen.getAllByTestId('page-item')[1]!);
@@ -116,6 +133,35 @@ describe('viewer screen', () => {
     assert.equal(urlBar(), 'https://site.test/');
   });
 
+  it('a page that sends the frame on by itself (a meta refresh) is replaced in the history; a click in the frame is a new entry', async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    const post = (token: string) => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, token }, source: frame().contentWindow, origin: ORIGIN }));
+    const activation = { isActive: false };
+    Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
+    try {
+      await act(async () => post('tok-item'));
+      await settle();
+      assert.equal(urlBar(), 'https://site.test/news/item.html');
+      assert.equal((screen.getByTestId('viewer-back') as HTMLButtonElement).disabled, true, 'the refreshing start page was replaced');
+      fireEvent.click(screen.getAllByTestId('page-item')[1]!);
+      await settle();
+      // Followed by a click in the frame: a new entry, so Back returns to the page clicked from.
+      activation.isActive = true;
+      frame().focus();
+      await act(async () => post('tok-item'));
+      await settle();
+      assert.equal(urlBar(), 'https://site.test/news/item.html');
+      fireEvent.click(screen.getByTestId('viewer-back'));
+      await settle();
+      assert.equal(urlBar(), 'https://site.test/about.html');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
+  });
+
   it('shows "not in this archive" for a link clicked in the frame, never for a message the page posts on its own', async () => {
     useNav.getState().openViewer('j1');
     render(<Viewer />);
@@ -138,6 +184,31 @@ describe('viewer screen', () => {
       await act(async () => post());
       await settle();
       assert.equal(urlBar(), 'https://bank.test/login');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
+  });
+
+  it("says that forms don't submit in an archived copy when one is submitted in the frame, never for a message the page posts on its own", async () => {
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.load(frame());
+    const post = () => window.dispatchEvent(new MessageEvent('message', { data: { type: FORM_MESSAGE }, source: frame().contentWindow, origin: ORIGIN }));
+    const activation = { isActive: false };
+    Object.defineProperty(navigator, 'userActivation', { value: activation, configurable: true });
+    try {
+      await act(async () => post());
+      await settle();
+      assert.equal(screen.queryByTestId('viewer-form-notice'), null, 'no click or key in the frame: nothing said');
+      activation.isActive = true;
+      frame().focus();
+      await act(async () => post());
+      await settle();
+      assert.match(screen.getByTestId('viewer-form-notice').textContent ?? '', /Forms don't submit in an archived copy/);
+      fireEvent.click(screen.getAllByTestId('page-item')[1]!);
+      await settle();
+      assert.equal(screen.queryByTestId('viewer-form-notice'), null, 'another page: the notice goes');
     } finally {
       delete (navigator as { userActivation?: unknown }).userActivation;
     }
@@ -206,6 +277,7 @@ describe('viewer screen', () => {
     await act(async () => new Promise((r) => setTimeout(r, 300)));
     assert.deepEqual(api.callsTo('archives.pages').at(-1), { id: 'j1', offset: 0, limit: 200, search: 'about' });
     assert.equal(screen.getAllByTestId('page-item').length, 1);
+    assert.equal(screen.getByTestId('page-total').textContent, '1 page');
     await act(async () => fireEvent.click(screen.getByTestId('viewer-open-browser')));
     assert.match(screen.getByTestId('viewer-browser-path').textContent ?? '', /\/data\/a\/mirror\/index.html/);
   });

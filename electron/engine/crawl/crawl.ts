@@ -23,6 +23,7 @@ import { bestFirst, breadthFirst } from './frontierOrder.js';
 import { closeQuietly, openArchiving } from './archivingParts.js';
 import { seedsOfCapture } from './seedDiscovery.js';
 import { UrlProcessor } from './urlProcessor.js';
+import { ByteBudget } from './byteBudget.js';
 import { HostHolds } from './hostHolds.js';
 import { SiteDispatch } from './siteDispatch.js';
 import { gateLimitsFor } from './politeDelay.js';
@@ -66,6 +67,12 @@ const DURATION_CHECKPOINT_MS = 5_000;
  * second of crawling makes a checkpoint of some 100 ms, well inside the gap to the next event.
  */
 const WAL_CHECKPOINT_MS = 1_000;
+
+/**
+ * Memory the crawl gives bodies over 1 MiB at once (see BodyShare). A body of unknown or larger
+ * size takes all of it, so a compression bomb or a 100 MB file is held alone.
+ */
+const LARGE_BODIES_BYTES = 16 * 1024 * 1024;
 
 /**
  * One run of a crawl over an archive: breadth-first per site, politeness per host, every outcome
@@ -219,6 +226,7 @@ export class Crawl {
       holds,
       running: () => this.state === 'running',
       pump: () => this.pump(),
+      largeBodies: new ByteBudget(LARGE_BODIES_BYTES),
     });
     this.dispatch = new SiteDispatch({
       job: this.job,

@@ -10,6 +10,7 @@ import type { WarcWriter } from '../warc/writer.js';
 import { documentKind } from './documents.js';
 import { RenderBroker, type BrokerParts } from './renderBroker.js';
 
+/** `navigations`: where the page's scripts took it or tried to (client-side redirects, then history routes), to queue as its links. */
 export type RenderOutcome = { copy: RenderedCopy; navigations: string[] } | { failed: string } | 'aborted';
 
 /** Where a renderer's pictures go: `<dir>/thumbnails/` (an archive folder, or a cluster's store) and the WARC. */
@@ -59,7 +60,7 @@ export class PageRenderer {
       await writeArchiveFile(dir, screenshotPathFor(localPath), page.screenshot);
       await warc?.writeResource({ uri: `urn:screenshot:${url}`, date, contentType: 'image/png', payload: page.screenshot });
     }
-    return { copy: { html: Buffer.from(page.html, 'utf8') }, navigations: page.navigations };
+    return { copy: { html: Buffer.from(page.html, 'utf8') }, navigations: [...page.navigations, ...page.routes] };
   }
 
   close(): Promise<void> {

@@ -1,9 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../../../shared/job.js';
 import { FetchError, isHostDown } from '../fetch/errors.js';
+import type { BodyRoom } from '../fetch/exchange.js';
 import type { Fetcher, FetchResponse } from '../fetch/fetcher.js';
 import { attemptsNote, retryAfterMs, retryWaitMs, TRANSIENT_STATUSES } from '../fetch/retry-policy.js';
 import type { Catalogue, QueuedRow } from '../store/catalogue.js';
+import { BodyShare } from './bodyShare.js';
+import type { ByteBudget } from './byteBudget.js';
 import { conditionalHeaders } from './captureFacts.js';
 import type { CrawlLimits } from './crawlLimits.js';
 import type { HostHolds } from './hostHolds.js';
@@ -34,6 +37,11 @@ export interface UrlProcessorParts {
   running: () => boolean;
   /** Lets the crawl loop start the next request as soon as a response is in. */
   pump: () => void;
+  /**
+   * Memory for bodies over 1 MiB, from their arrival until archived. Without it every connection
+   * could hold one at once: eight 50 MB compression bombs peaked at 1.2 GB.
+   */
+  largeBodies: ByteBudget;
 }
 
 /** One queued URL from request to recorded outcome: conditional fetch, retries, rendering, archiving. */
@@ -46,6 +54,21 @@ export class UrlProcessor {
    * attempt's outcome is recorded, saying how many attempts were made.
    */
   async process(s: SiteWork, row: QueuedRow, fetched: () => void, retry: (waitMs: number) => void): Promise<void> {
+    const share = new BodyShare(this.p.largeBodies);
+    try {
+      await this.fetchAndArchive(s, row, fetched, retry, share.room);
+    } finally {
+      share.release();
+    }
+  }
+
+  private async fetchAndArchive(
+    s: SiteWork,
+    row: QueuedRow,
+    fetched: () => void,
+    retry: (waitMs: number) => void,
+    bodyRoom: BodyRoom,
+  ): Promise<void> {
     const { archiver, limits, inFlight } = this.p;
     const abort = new AbortController();
     inFlight.set(abort, row.url);
@@ -56,7 +79,11 @@ export class UrlProcessor {
     const c = this.p.catalogue;
     const prev = c.currentCapture() > 1 ? c.previousCapture(row.id) : undefined;
     try {
-      res = await this.p.fetcher.fetch(row.url, { signal: abort.signal, headers: [...this.p.requestHeaders.for(row.url), ...conditionalHeaders(prev)] });
+      res = await this.p.fetcher.fetch(row.url, {
+        signal: abort.signal,
+        headers: [...this.p.requestHeaders.for(row.url), ...conditionalHeaders(prev)],
+        bodyRoom,
+      });
       s.lastResponseMs = res.durationMs;
       this.p.holds.answered(s.host);
       // "Not now, and not before then" is the server's word for every URL of the host.

@@ -13,7 +13,18 @@ export interface ExchangeRequest {
   /** Most payload bytes accepted on the wire (before content decoding). */
   maxResponseBytes: number;
   signal: AbortSignal;
+  /** Asked before a body over LARGE_BODY_BYTES is held (see BodyRoom); the deadline stands still meanwhile. */
+  bodyRoom?: BodyRoom;
 }
+
+/**
+ * Waits until the crawl has memory for a large body: its size when known, null when not. A body
+ * is only held in memory (decoded, copied, parsed), so a few large ones at once are what peak memory is.
+ */
+export type BodyRoom = (bytes: number | null) => Promise<void>;
+
+/** Bodies up to this size are held without asking for room: nearly every page and file. */
+export const LARGE_BODY_BYTES = 1024 * 1024;
 
 /** One GET's answer as received: nothing decoded, nothing retried. */
 export interface Exchange {
@@ -36,17 +47,25 @@ export function exchange(dispatcher: Dispatcher, tap: WireTap, request: Exchange
       return;
     }
     let deadline: NodeJS.Timeout | undefined;
+    let leftMs = deadlineMs;
+    let armedAt = 0;
+    const arm = (): void => {
+      armedAt = performance.now();
+      deadline = setTimeout(() => handler.cancel(new FetchError('deadline', `no complete response within ${deadlineMs} ms`)), leftMs);
+    };
+    // Time spent waiting for room is the crawl's, not the server's: the deadline stops meanwhile.
+    const stopDeadline = (): void => {
+      clearTimeout(deadline);
+      leftMs = Math.max(0, leftMs - (performance.now() - armedAt));
+    };
     const onAbort = (): void => handler.cancel(abortError(signal));
     const handler = new ExchangeHandler(tap, request, (outcome) => {
       clearTimeout(deadline);
       signal.removeEventListener('abort', onAbort);
       if (outcome instanceof FetchError) reject(outcome);
       else afterConnectionRelease(() => resolve(outcome));
-    });
-    deadline = setTimeout(
-      () => handler.cancel(new FetchError('deadline', `no complete response within ${deadlineMs} ms`)),
-      deadlineMs,
-    );
+    }, { stop: stopDeadline, restart: arm });
+    arm();
     signal.addEventListener('abort', onAbort, { once: true });
     dispatcher.dispatch(
       { origin: target.origin, path: pathOf(target), method: 'GET', headers: request.headers.flat() },
@@ -85,11 +104,14 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #received = 0;
   #wire: WireFacts | null = null;
   #headersAtMs = 0;
+  /** Whether room was asked for this body (once is enough: the whole exchange keeps it). */
+  #roomAsked = false;
 
   constructor(
     private readonly tap: WireTap,
     private readonly request: ExchangeRequest,
     private readonly finish: (outcome: Exchange | FetchError) => void,
+    private readonly deadline: { stop: () => void; restart: () => void },
   ) {}
 
   cancel(error: FetchError): void {
@@ -129,7 +151,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     const declared = Number(headers['content-length']);
     if (declared > this.request.maxResponseBytes) {
       this.#abort(controller, tooLarge(`Content-Length ${declared}`, this.request.maxResponseBytes));
-    }
+    } else if (declared > LARGE_BODY_BYTES) this.#askRoom(controller, declared);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -140,6 +162,24 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
       return;
     }
     this.#chunks.push(chunk);
+    if (this.#received > LARGE_BODY_BYTES) this.#askRoom(controller, null);
+  }
+
+  /** Pauses the body until the crawl has room for it (see BodyRoom). */
+  #askRoom(controller: Dispatcher.DispatchController, bytes: number | null): void {
+    const room = this.request.bodyRoom;
+    if (room === undefined || this.#roomAsked) return;
+    this.#roomAsked = true;
+    controller.pause();
+    this.deadline.stop();
+    room(bytes).then(
+      () => {
+        if (this.#settled) return;
+        this.deadline.restart();
+        controller.resume();
+      },
+      (e: unknown) => this.#abort(controller, e instanceof FetchError ? e : classifyError(e)),
+    );
   }
 
   onResponseEnd(): void {

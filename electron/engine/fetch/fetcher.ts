@@ -5,7 +5,7 @@ import type { AddressPolicy } from './addressPolicy.js';
 import type { FetchSettings } from '../../../shared/job.js';
 import { decodeContent } from './decompress.js';
 import { abortError, classifyError, FetchError } from './errors.js';
-import { exchange, type Exchange } from './exchange.js';
+import { exchange, LARGE_BODY_BYTES, type BodyRoom, type Exchange } from './exchange.js';
 import { foldHeaders, type HeaderPair } from './headers.js';
 import { keepParserBaseline } from './parserTier.js';
 import { backoffMs, RETRY_STATUSES, retryAfterMs, sleep } from './retry-policy.js';
@@ -54,6 +54,8 @@ export interface FetchOptions {
   /** Sent with this request after the fetcher's own headers (cookies, credentials). */
   headers?: readonly HeaderPair[];
   onRetry?: (info: RetryInfo) => void;
+  /** Asked before a body over 1 MiB, on the wire or decoded, is held (see BodyRoom). */
+  bodyRoom?: BodyRoom;
 }
 
 export interface FetcherOptions extends FetchSettings {
@@ -140,7 +142,7 @@ export class Fetcher {
     this.#inFlight.add(scope);
     try {
       const headers = opts.headers?.length ? [...this.#requestHeaders, ...opts.headers] : this.#requestHeaders;
-      return await this.#fetchWithRetries(url, target, scope.signal, opts.onRetry, headers);
+      return await this.#fetchWithRetries(url, target, scope.signal, opts, headers);
     } finally {
       signal?.removeEventListener('abort', forwardAbort);
       this.#inFlight.delete(scope);
@@ -160,26 +162,26 @@ export class Fetcher {
     url: string,
     target: URL,
     signal: AbortSignal,
-    onRetry: FetchOptions['onRetry'],
+    { onRetry, bodyRoom }: FetchOptions,
     headers: readonly HeaderPair[],
   ): Promise<FetchResponse> {
     const { maxRetries } = this.#settings;
     for (let attempt = 1; ; attempt++) {
       const startedAt = new Date();
       const start = performance.now();
-      const outcome = await this.#exchange(target, signal, headers);
+      const outcome = await this.#exchange(target, signal, headers, bodyRoom);
       const durationMs = performance.now() - start;
       const waitMs = attempt <= maxRetries ? this.#retryWait(outcome, attempt) : null;
       if (waitMs === null) {
         if (outcome instanceof FetchError) throw attempt > 1 ? gaveUp(outcome, attempt) : outcome;
-        return this.#toResponse(url, outcome, startedAt, outcome.headersAtMs - start, durationMs, headers);
+        return this.#toResponse(url, outcome, startedAt, outcome.headersAtMs - start, durationMs, headers, bodyRoom);
       }
       onRetry?.({ attempt, waitMs, reason: describe(outcome) });
       await sleep(waitMs, signal);
     }
   }
 
-  async #exchange(target: URL, signal: AbortSignal, headers: readonly HeaderPair[]): Promise<Exchange | FetchError> {
+  async #exchange(target: URL, signal: AbortSignal, headers: readonly HeaderPair[], bodyRoom: BodyRoom | undefined): Promise<Exchange | FetchError> {
     try {
       return await exchange(this.#agent, this.#tap, {
         target,
@@ -187,6 +189,7 @@ export class Fetcher {
         deadlineMs: this.#settings.deadlineMs,
         maxResponseBytes: this.#settings.maxResponseBytes,
         signal,
+        ...(bodyRoom && { bodyRoom }),
       });
     } catch (err) {
       // An abort during the exchange must not be retried, whatever undici made of it.
@@ -203,9 +206,17 @@ export class Fetcher {
     return retryAfterMs(foldHeaders(outcome.rawHeaders)['retry-after']) ?? backoff();
   }
 
-  async #toResponse(url: string, ex: Exchange, startedAt: Date, headersMs: number, durationMs: number, sent: readonly HeaderPair[]): Promise<FetchResponse> {
+  async #toResponse(
+    url: string,
+    ex: Exchange,
+    startedAt: Date,
+    headersMs: number,
+    durationMs: number,
+    sent: readonly HeaderPair[],
+    bodyRoom: BodyRoom | undefined,
+  ): Promise<FetchResponse> {
     const headers = foldHeaders(ex.rawHeaders);
-    const body = await decodeContent(ex.wireBody, headers['content-encoding'] ?? null, this.#settings.maxResponseBytes);
+    const body = await this.#decode(ex.wireBody, headers['content-encoding'] ?? null, bodyRoom);
     return {
       url,
       status: ex.status,
@@ -223,6 +234,23 @@ export class Fetcher {
       durationMs,
       headersMs,
     };
+  }
+
+  /**
+   * Undoes the Content-Encoding. With bodyRoom, a body that decodes past 1 MiB (a compression bomb
+   * is a few KB on the wire) is decoded in full only once there is room for it; the first 1 MiB is
+   * decoded twice then, which costs a millisecond or so.
+   */
+  async #decode(wire: Buffer, contentEncoding: string | null, bodyRoom: BodyRoom | undefined): Promise<Buffer> {
+    const max = this.#settings.maxResponseBytes;
+    if (bodyRoom === undefined || contentEncoding === null || max <= LARGE_BODY_BYTES) return decodeContent(wire, contentEncoding, max);
+    try {
+      return await decodeContent(wire, contentEncoding, LARGE_BODY_BYTES);
+    } catch (e) {
+      if (!(e instanceof FetchError && e.code === 'too-large')) throw e;
+    }
+    await bodyRoom(null);
+    return decodeContent(wire, contentEncoding, max);
   }
 }
 

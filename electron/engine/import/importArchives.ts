@@ -6,53 +6,17 @@ import { finalizeMirror } from '../crawl/finalize.js';
 import { Archive } from '../store/archive.js';
 import { TextIndex } from '../store/textIndex.js';
 import { canonicalize } from '../url/canonical.js';
-import { RecordCatalogue } from './recordCatalogue.js';
-import { recordFacts } from './recordFacts.js';
 import { ImportInputError } from './errors.js';
+import { readFile, type FileReading } from './importFile.js';
+import type { ImportedFile, ImportOptions, ImportProblem, ImportResult } from './importTypes.js';
+import { RecordCatalogue } from './recordCatalogue.js';
+import { SeenRecords } from './seenRecords.js';
 import { checkInputs, collectInputs, type WarcInput } from './sources.js';
-import { readWarcRecords } from './warcRecords.js';
 import { WarcCopy } from './warcCopy.js';
 
 export { ImportInputError };
+export type { ImportOptions, ImportProblem, ImportProgress, ImportResult } from './importTypes.js';
 
-export interface ImportProgress {
-  /** Reading records (done and total are bytes of the input files), then the offline copy's rewrite (URL ids checked). */
-  phase: 'reading' | 'rewriting';
-  done: number;
-  total: number;
-  records: number;
-  damaged: number;
-}
-
-/** A record that could not be imported: where it is and why. */
-export interface ImportProblem {
-  file: string;
-  offset: number;
-  why: string;
-}
-
-export interface ImportResult {
-  dir: string;
-  captures: number;
-  files: number;
-  /** Records copied into the archive's WARC files. */
-  records: number;
-  /** Of those, the answers put in the catalogue. */
-  catalogued: number;
-  problems: ImportProblem[];
-  /** Documents whose offline copy was written. */
-  documents: number;
-}
-
-export interface ImportOptions {
-  name?: string;
-  onProgress?: (p: ImportProgress) => void;
-  /** Told of each record skipped, as it is met. */
-  onProblem?: (p: ImportProblem) => void;
-}
-
-/** Records committed to the catalogue in one transaction. */
-const RECORDS_PER_COMMIT = 500;
 /** Problems kept in the catalogue's record of the import (all are told to onProblem). */
 const PROBLEMS_KEPT = 1_000;
 /** Stands in for the seeds until the inputs have been surveyed. */
@@ -89,7 +53,7 @@ export async function importArchives(inputs: readonly string[], outDir: string, 
   try {
     await pool.ready();
     const documents = await finalizeMirror(archive, pool, (done, total) =>
-      opts.onProgress?.({ phase: 'rewriting', done, total, records: result.records, damaged: result.problems.length }),
+      opts.onProgress?.({ phase: 'rewriting', done, total, records: result.records, damaged: result.problems.length, duplicates: result.duplicates }),
     { every: true });
     archive.catalogue.setMeta('state', 'finished');
     return { ...result, documents };
@@ -102,71 +66,52 @@ export async function importArchives(inputs: readonly string[], outDir: string, 
 async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<string>, opts: ImportOptions): Promise<Omit<ImportResult, 'documents'>> {
   const c = archive.catalogue;
   const groups = capturesOf(warcs);
-  const bytesTotal = warcs.reduce((n, w) => n + w.bytes, 0);
   const problems: ImportProblem[] = [];
-  const sources: { file: string; bytes: number; records: number; capture: number; warc: string }[] = [];
-  let bytesBefore = 0;
-  let records = 0;
-  let catalogued = 0;
+  const sources: ImportedFile[] = [];
+  const totals = { bytesTotal: warcs.reduce((n, w) => n + w.bytes, 0), bytesBefore: 0, records: 0, catalogued: 0, problems: 0, duplicates: 0 };
   let serial = 0;
+  let captures = 0;
   const pool = new DocumentPool({ mirrorRoot: archive.mirror.root, tmpDir: archive.mirror.tmpDir });
   const index = TextIndex.openWritable(TextIndex.fileIn(archive.dir));
-  const cataloguer = new RecordCatalogue(archive, pool, index, seeds);
-  const report = (p: ImportProblem) => {
-    if (problems.length < PROBLEMS_KEPT) problems.push(p);
-    opts.onProblem?.(p);
+  const reader: FileReading = {
+    archive,
+    seen: new SeenRecords(c.sqlite),
+    cataloguer: new RecordCatalogue(archive, pool, index, seeds),
+    totals,
+    report: (p) => {
+      totals.problems++;
+      if (problems.length < PROBLEMS_KEPT) problems.push(p);
+      opts.onProblem?.(p);
+    },
+    ...(opts.onProgress !== undefined && { onProgress: opts.onProgress }),
   };
   try {
     await pool.ready();
-    for (const [k, group] of groups.entries()) {
+    for (const group of groups) {
       const start = group[0]!.firstDate ?? new Date();
-      c.transaction(() => {
-        if (k === 0) {
+      let last = start;
+      // A later group's capture begins with its first record not imported before: files that hold
+      // nothing new (the same WARC again, a WACZ of files already given) make no capture of their own.
+      let begun = false;
+      const begin = () => {
+        if (begun) return;
+        begun = true;
+        if (++captures === 1) {
           c.setMeta('started_at', start.toISOString());
           c.ensureCapture(start);
         } else c.beginCapture(start);
-      });
-      let last = start;
+      };
+      if (captures === 0) c.transaction(begin);
       for (const input of group) {
-        const out = await WarcCopy.create(archive.warcDir, start, ++serial);
-        let inFile = 0;
-        let pending = 0;
-        c.sqlite.exec('BEGIN');
-        try {
-          for await (const item of readWarcRecords(input.path)) {
-            if (item.kind === 'damage') report({ file: input.label, offset: item.offset, why: item.why });
-            else {
-              const f = recordFacts(item.content);
-              if (f === null) report({ file: input.label, offset: item.offset, why: 'a record whose WARC head cannot be read' });
-              else {
-                const place = await out.append(item.content, item.member);
-                records++;
-                inFile++;
-                if (f.date !== null && f.date > last) last = f.date;
-                const taken = await cataloguer.take(f, place);
-                if (taken.kind === 'catalogued') catalogued++;
-                if (taken.kind === 'problem') report({ file: input.label, offset: item.offset, why: taken.why });
-                if (++pending >= RECORDS_PER_COMMIT) {
-                  c.sqlite.exec('COMMIT; BEGIN');
-                  pending = 0;
-                }
-              }
-            }
-            opts.onProgress?.({ phase: 'reading', done: bytesBefore + item.end, total: bytesTotal, records, damaged: problems.length });
-          }
-          c.sqlite.exec('COMMIT');
-        } catch (e) {
-          if (c.sqlite.inTransaction) c.sqlite.exec('ROLLBACK');
-          throw e;
-        }
-        await out.finish();
-        bytesBefore += input.bytes;
-        sources.push({ file: input.label, bytes: input.bytes, records: inFile, capture: c.currentCapture(), warc: out.name });
+        const file = await readFile(reader, input, { begin, newWarc: () => WarcCopy.create(archive.warcDir, start, ++serial) });
+        if (file.last !== null && file.last > last) last = file.last;
+        sources.push({ ...file.source, capture: begun ? c.currentCapture() : null });
       }
+      if (!begun) continue;
       c.transaction(() => {
         // Redirect targets no imported file holds were never fetched by the tool that made them.
         c.skipQueued('scope', { keepRequisites: false, except: [] });
-        if (k > 0) c.markUnreachedRemoved(last);
+        if (captures > 1) c.markUnreachedRemoved(last);
         c.endCaptureRun('finished', last.getTime() - start.getTime(), last);
         c.setMeta('finished_at', last.toISOString());
         c.setMeta('duration_ms', String(last.getTime() - start.getTime()));
@@ -175,6 +120,7 @@ async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<
     c.transaction(() => {
       c.setMeta('imported_from', JSON.stringify(sources));
       c.setMeta('import_problems', JSON.stringify(problems));
+      c.setMeta('import_skipped', String(totals.problems));
     });
     index.close({ optimize: true });
   } catch (e) {
@@ -183,7 +129,7 @@ async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<
   } finally {
     await pool.close();
   }
-  return { dir: archive.dir, captures: groups.length, files: warcs.length, records, catalogued, problems };
+  return { dir: archive.dir, captures, files: warcs.length, records: totals.records, catalogued: totals.catalogued, duplicates: totals.duplicates, problems };
 }
 
 /** The inputs by capture: files of one group together, groups by their first record's date. */

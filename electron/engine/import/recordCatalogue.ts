@@ -33,10 +33,20 @@ export class RecordCatalogue {
     private readonly seeds: ReadonlySet<string>,
   ) {}
 
+  /** The URL whose catalogue rows a record would change: a response's or revisit's; null for others. */
+  urlOf(f: RecordFacts): string | null {
+    if ((f.type !== 'response' && f.type !== 'revisit') || f.http === null || f.uri === null) return null;
+    return /^https?:/i.test(f.uri) ? canonicalize(f.uri) : null;
+  }
+
+  /**
+   * Catalogues one record. Records of different URLs may be taken at once (see RecordWindow): all
+   * that one take reads and writes is its URL's rows, a redirect target's row, and the payload
+   * digests a later revisit looks up.
+   */
   async take(f: RecordFacts, place: RecordPlace): Promise<Taken> {
-    if ((f.type !== 'response' && f.type !== 'revisit') || f.http === null || f.uri === null) return { kind: 'copied' };
-    const url = /^https?:/i.test(f.uri) ? canonicalize(f.uri) : null;
-    if (url === null) return { kind: 'copied' };
+    const url = this.urlOf(f);
+    if (url === null || f.http === null) return { kind: 'copied' };
     const c = this.archive.catalogue;
     const date = f.date ?? new Date();
     if (new URL(url).pathname === '/robots.txt' && new URL(url).search === '') {

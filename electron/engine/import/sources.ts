@@ -21,7 +21,8 @@ export interface WarcInput {
   firstPage: string | null;
 }
 
-const WARC_NAME = /\.warc(\.gz)?$/i;
+/** WARC files, and ARC files (read as WARC records: see arcRecords.ts). */
+const WARC_NAME = /\.(warc|arc)(\.gz)?$/i;
 const WACZ_NAME = /\.wacz$/i;
 /** Records read to find a file's date, warcinfo and first page. */
 const SURVEY_RECORDS = 64;
@@ -32,7 +33,7 @@ export async function checkInputs(inputs: readonly string[]): Promise<void> {
     const s = await stat(input).catch(() => null);
     if (s === null) throw new ImportInputError(`${input}: no such file or folder`);
     if (s.isDirectory() && !(await readdir(input)).some((n) => WARC_NAME.test(n) || WACZ_NAME.test(n))) {
-      throw new ImportInputError(`${input}: the folder holds no .warc, .warc.gz or .wacz file`);
+      throw new ImportInputError(`${input}: the folder holds no .warc, .warc.gz, .arc, .arc.gz or .wacz file`);
     }
   }
 }

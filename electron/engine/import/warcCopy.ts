@@ -4,6 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { OPEN_SUFFIX, warcFileName } from '../warc/fileNames.js';
 import type { RecordPlace } from '../warc/types.js';
 
+const WRITE_BYTES = 1024 * 1024;
+
 /** The prefix of the archive's WARC files that hold imported records. */
 export const IMPORT_PREFIX = 'import';
 
@@ -16,6 +18,10 @@ export const IMPORT_PREFIX = 'import';
  */
 export class WarcCopy {
   private size = 0;
+  /** Members appended and not yet written: written a megabyte at a time, not a system call each. */
+  private queued: Buffer[] = [];
+  private queuedBytes = 0;
+  private written = 0;
 
   private constructor(
     private readonly fh: FileHandle,
@@ -30,12 +36,25 @@ export class WarcCopy {
     return new WarcCopy(fh, dir, name);
   }
 
+  /** Adds a record; where it will be is known at once, but it is in the file only after flush(). */
   async append(content: Buffer, member: Buffer | null): Promise<RecordPlace> {
     const bytes = member ?? gzipSync(content, { level: 1 });
-    await this.fh.write(bytes, 0, bytes.length, this.size);
     const place = { file: this.name, offset: this.size, length: bytes.length };
+    this.queued.push(bytes);
+    this.queuedBytes += bytes.length;
     this.size += bytes.length;
+    if (this.queuedBytes >= WRITE_BYTES) await this.flush();
     return place;
+  }
+
+  /** Writes what append() queued, so that the records appended so far can be read back. */
+  async flush(): Promise<void> {
+    if (this.queued.length === 0) return;
+    const bytes = Buffer.concat(this.queued, this.queuedBytes);
+    this.queued = [];
+    this.queuedBytes = 0;
+    await this.fh.write(bytes, 0, bytes.length, this.written);
+    this.written += bytes.length;
   }
 
   get bytes(): number {
@@ -43,6 +62,7 @@ export class WarcCopy {
   }
 
   async finish(): Promise<void> {
+    await this.flush();
     await this.fh.sync();
     await this.fh.close();
     await rename(path.join(this.dir, this.name + OPEN_SUFFIX), path.join(this.dir, this.name));

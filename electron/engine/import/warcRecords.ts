@@ -1,8 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { gzipMemberReader, type InflatedMember } from '../warc/gzipMembers.js';
+import { ARC_MAGIC, arcRecordAt, arcToWarc, NEED_MORE, type ArcRecord } from './arcRecords.js';
 
 /**
- * Reads another tool's WARC file record by record, gzipped (a member per record, or several records
+ * Reads another tool's WARC (or ARC: see arcRecords.ts) file record by record, gzipped (a member per record, or several records
  * to a member) or not, and goes on past what it cannot read: a damaged record is reported with its
  * offset and why, and reading resumes at the next record start found after it. Memory holds one
  * record at a time (and, for a gzipped file, one member).
@@ -36,13 +37,15 @@ const WARC_MAGIC = Buffer.from('WARC/', 'latin1');
 const RECORD_START = Buffer.from('\nWARC/1.', 'latin1');
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
 const NO_HEAD_END = 'a WARC head without its end';
+/** Where reading goes on after a damaged ARC record: the next line that starts with a web URL. */
+const ARC_RECORD_START = Buffer.from('\nhttp', 'latin1');
 
 export async function* readWarcRecords(file: string): AsyncGenerator<SourceItem> {
   const fh = await open(file, 'r');
   try {
-    const first = Buffer.alloc(2);
-    await fh.read(first, 0, 2, 0);
+    const first = await readBytes(fh, 0, ARC_MAGIC.length);
     if (first[0] === 0x1f && first[1] === 0x8b) yield* gzipped(fh);
+    else if (first.equals(ARC_MAGIC)) yield* plainArc(fh);
     else yield* plain(fh);
   } finally {
     await fh.close();
@@ -51,11 +54,12 @@ export async function* readWarcRecords(file: string): AsyncGenerator<SourceItem>
 
 async function* gzipped(fh: FileHandle): AsyncGenerator<SourceItem> {
   const reader = await gzipMemberReader(fh);
+  const arc = (await reader.at(0))?.content.subarray(0, ARC_MAGIC.length).equals(ARC_MAGIC) === true;
   let offset = 0;
   while (offset < reader.size) {
     const m = await reader.at(offset);
     if (m === null) {
-      const next = await nextMember(fh, reader, offset + 1);
+      const next = await nextMember(fh, reader, offset + 1, arc ? ARC_MAGIC.subarray(0, 0) : WARC_MAGIC);
       const why =
         next === null ? `a truncated or damaged gzip member: the last ${reader.size - offset} bytes of the file hold no complete record` : `a damaged gzip member (${next - offset} bytes skipped)`;
       yield { kind: 'damage', offset, why, end: next ?? reader.size };
@@ -63,13 +67,13 @@ async function* gzipped(fh: FileHandle): AsyncGenerator<SourceItem> {
       offset = next;
       continue;
     }
-    yield* membersRecords(fh, m);
+    yield* arc ? arcMembersRecords(m) : membersRecords(m);
     offset += m.length;
   }
 }
 
 /** The records of one member: itself when it holds exactly one record, else each record apart. */
-async function* membersRecords(fh: FileHandle, m: InflatedMember): AsyncGenerator<SourceItem> {
+function* membersRecords(m: InflatedMember): Generator<SourceItem> {
   const end = m.offset + m.length;
   let at = 0;
   let first = true;
@@ -82,19 +86,64 @@ async function* membersRecords(fh: FileHandle, m: InflatedMember): AsyncGenerato
     }
     const whole = first && onlyWhitespace(m.content, r);
     const content = m.content.subarray(at, r);
-    yield { kind: 'record', offset: m.offset, content, member: whole ? await readBytes(fh, m.offset, m.length) : null, end };
+    yield { kind: 'record', offset: m.offset, content, member: whole ? m.raw : null, end };
     first = false;
     at = r;
   }
 }
 
-/** The next offset after `from` where a complete gzip member holding a WARC record starts, or null. */
-async function nextMember(fh: FileHandle, reader: { size: number; at: (o: number) => Promise<InflatedMember | null> }, from: number): Promise<number | null> {
+/** The WARC records standing for the ARC records of one member (none for the version block). */
+function* arcMembersRecords(m: InflatedMember): Generator<SourceItem> {
+  const end = m.offset + m.length;
+  for (let at = 0; at < m.content.length && !onlyWhitespace(m.content, at); ) {
+    at += leadingWhitespace(m.content.subarray(at));
+    const r = arcRecordAt(m.content, at, true);
+    if (typeof r === 'string') {
+      yield { kind: 'damage', offset: m.offset, why: `${r} (in the gzip member at ${m.offset}, ${at} bytes into its content)`, end };
+      return;
+    }
+    const content = arcToWarc(r);
+    if (content !== null) yield { kind: 'record', offset: m.offset, content, member: null, end };
+    at = r.end;
+  }
+}
+
+/** A plain ARC file's records, as WARC records; a damaged one is skipped to the next header line that reads. */
+async function* plainArc(fh: FileHandle): AsyncGenerator<SourceItem> {
+  const { size } = await fh.stat();
+  let offset = 0;
+  while (offset < size) {
+    let r: ArcRecord | string = NEED_MORE;
+    for (let want = HEAD_BYTES; r === NEED_MORE; want *= 2) {
+      const bytes = await readBytes(fh, offset, Math.min(want, size - offset));
+      const skip = leadingWhitespace(bytes);
+      if (skip === bytes.length && offset + skip >= size) return;
+      if (skip > 0) {
+        offset += skip;
+        continue;
+      }
+      r = arcRecordAt(bytes, 0, offset + bytes.length >= size);
+    }
+    if (typeof r !== 'string') {
+      const content = arcToWarc(r);
+      if (content !== null) yield { kind: 'record', offset, content, member: null, end: offset + r.end };
+      offset += r.end;
+      continue;
+    }
+    const next = await find(fh, ARC_RECORD_START, offset + 1, size);
+    yield { kind: 'damage', offset, why: next === null ? `${r}; nothing after it could be read` : `${r} (${next + 1 - offset} bytes skipped)`, end: next === null ? size : next + 1 };
+    if (next === null) return;
+    offset = next + 1;
+  }
+}
+
+/** The next offset after `from` where a complete gzip member starting with `magic` (a WARC record's; none for an ARC's) starts, or null. */
+async function nextMember(fh: FileHandle, reader: { size: number; at: (o: number) => Promise<InflatedMember | null> }, from: number, magic: Buffer): Promise<number | null> {
   for (let at = from; at < reader.size; ) {
     const candidate = await find(fh, GZIP_MAGIC, at, reader.size);
     if (candidate === null) return null;
     const m = await reader.at(candidate);
-    if (m !== null && m.content.subarray(0, WARC_MAGIC.length).equals(WARC_MAGIC)) return candidate;
+    if (m !== null && m.content.subarray(0, magic.length).equals(magic)) return candidate;
     at = candidate + 1;
   }
   return null;

@@ -1,12 +1,14 @@
 import { chromium, type Browser } from 'playwright-core';
+import { browserArgs, sandboxAllowed } from './browserArgs.js';
 import { PageSlot } from './pageSession.js';
-import { RenderAbortedError, RenderFailedError, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
+import { RENDERER_BASE_MB, RendererMemoryWatch } from './rendererMemory.js';
+import { PageMemoryError, RenderAbortedError, RenderFailedError, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
 
 export interface BrowserPoolOptions extends RenderPolicy {
   executablePath: string;
   /** Pages rendering at once. */
   pages: number;
-  /** V8 heap cap of each renderer process, in MB. */
+  /** V8 heap cap of each renderer process, in MB; its resident memory may hold RENDERER_BASE_MB more. */
   maxPageHeapMb: number;
 }
 
@@ -14,40 +16,10 @@ export interface BrowserPoolOptions extends RenderPolicy {
 const LAUNCH_TIMEOUT_MS = 30_000;
 
 /**
- * Switches that keep a headless browser from reaching anything on its own: no component or
- * safe-browsing updates, no sync, no background traffic. The dead proxy (with loopback not
- * bypassed) is a second lock: every request is meant to be answered by the route handler, so
- * anything that slips past it (a redirect the browser follows itself, a WebSocket) fails instead of
- * reaching a server.
- */
-function browserArgs(maxPageHeapMb: number): string[] {
-  return [
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-default-apps',
-    '--disable-extensions',
-    '--mute-audio',
-    '--proxy-server=http://127.0.0.1:9',
-    '--proxy-bypass-list=<-loopback>',
-    `--js-flags=--max-old-space-size=${maxPageHeapMb}`,
-  ];
-}
-
-/**
- * Chromium's sandbox stays on, except where it cannot start: as root on Linux (containers, CI),
- * Chromium refuses to run with it.
- */
-function sandboxAllowed(): boolean {
-  return !(process.platform === 'linux' && process.getuid?.() === 0);
-}
-
-/**
  * A headless browser shared by a bounded number of page renders. The browser starts with the first
  * render; if it dies it is started again for the next. A render that fails (a crash, the browser
- * exiting, a page that stops answering) is tried once more before it is reported as failed.
+ * exiting, a page that stops answering) is tried once more before it is reported as failed; a page
+ * stopped for its memory is not.
  */
 export class BrowserPool {
   private browser: Promise<Browser> | null = null;
@@ -58,6 +30,8 @@ export class BrowserPool {
   /** Pages of the live browser not rendering right now. */
   private idle: PageSlot[] = [];
   private closed = false;
+  /** The memory watch of each browser started (none where process memory can't be read). */
+  private readonly memory = new Map<Browser, RendererMemoryWatch>();
   /** Times the browser was started (a restart counts). */
   launches = 0;
 
@@ -73,7 +47,7 @@ export class BrowserPool {
         const browser = await this.started();
         let slot: PageSlot | null = null;
         try {
-          slot = this.idle.pop() ?? (await PageSlot.open(browser));
+          slot = this.idle.pop() ?? (await PageSlot.open(browser, this.memory.get(browser) ?? null));
           const page = await slot.render(target, this.opts);
           if (slot.usable && this.live === browser) this.idle.push(slot);
           else await slot.close();
@@ -82,6 +56,7 @@ export class BrowserPool {
           if (slot !== null && !slot.usable) await slot.close();
           else if (slot !== null) this.idle.push(slot);
           if (e instanceof RenderAbortedError || target.signal.aborted) throw new RenderAbortedError();
+          if (e instanceof PageMemoryError) throw e;
           const error = e instanceof Error ? e : new Error(String(e));
           // A browser that died is started afresh for the retry (and for every later page).
           if (!browser.isConnected()) this.forget(browser);
@@ -108,6 +83,8 @@ export class BrowserPool {
     this.browser = null;
     this.live = null;
     this.idle = [];
+    for (const watch of this.memory.values()) watch.stop();
+    this.memory.clear();
     if (browser) await (await browser.catch(() => null))?.close().catch(() => {});
   }
 
@@ -115,17 +92,7 @@ export class BrowserPool {
     if (this.closed) return Promise.reject(new RenderAbortedError());
     if (this.browser === null) {
       this.launches++;
-      const launching = chromium.launch({
-        executablePath: this.opts.executablePath,
-        headless: true,
-        chromiumSandbox: sandboxAllowed(),
-        args: browserArgs(this.opts.maxPageHeapMb),
-        timeout: LAUNCH_TIMEOUT_MS,
-        // The crawl handles its own signals: a Ctrl-C pauses it and it closes the browser itself.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const launching = this.launch();
       this.browser = launching;
       launching.then(
         (b) => {
@@ -143,7 +110,32 @@ export class BrowserPool {
     return this.browser;
   }
 
+  /** Starts a browser, and the watch on its renderers' memory before any page opens. */
+  private async launch(): Promise<Browser> {
+    const browser = await chromium.launch({
+      executablePath: this.opts.executablePath,
+      headless: true,
+      chromiumSandbox: sandboxAllowed(),
+      args: browserArgs(this.opts.maxPageHeapMb),
+      timeout: LAUNCH_TIMEOUT_MS,
+      // The crawl handles its own signals: a Ctrl-C pauses it and it closes the browser itself.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    try {
+      const watch = await RendererMemoryWatch.start(browser, this.opts.maxPageHeapMb + RENDERER_BASE_MB);
+      if (watch !== null) this.memory.set(browser, watch);
+    } catch (e) {
+      await browser.close().catch(() => {});
+      throw e;
+    }
+    return browser;
+  }
+
   private forget(b: Browser): void {
+    this.memory.get(b)?.stop();
+    this.memory.delete(b);
     if (this.live === b) {
       this.live = null;
       this.browser = null;

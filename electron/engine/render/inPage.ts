@@ -3,11 +3,19 @@
  * built without DOM types, and nothing here may close over Node values.
  */
 
+/**
+ * Waits for two animation frames (what the last step changed is laid out and painted), or 100 ms
+ * at most: a document the browser is not rendering runs no frame callbacks at all (one whose script
+ * called `location.replace()` in its head stops parsing and is never painted; waiting for its
+ * frames made serializing take the whole page limit).
+ */
+const NEXT_FRAME = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); })`;
+
 /** Scrolls one screenful down; says whether the bottom was reached. */
 export const SCROLL_STEP = `(async () => {
   const el = document.scrollingElement || document.documentElement;
   window.scrollBy(0, window.innerHeight);
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await ${NEXT_FRAME};
   return el.scrollTop + window.innerHeight >= el.scrollHeight - 2;
 })()`;
 
@@ -76,7 +84,7 @@ export function serializeDom(redirectTo: string | null): string {
   const dt = document.doctype;
   const doctype = dt ? '<!DOCTYPE ' + dt.name + (dt.publicId ? ' PUBLIC "' + dt.publicId + '"' : '') + (dt.systemId ? (dt.publicId ? '' : ' SYSTEM') + ' "' + dt.systemId + '"' : '') + '>\\n' : '';
   const html = '\\uFEFF' + doctype + root.outerHTML;
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await ${NEXT_FRAME};
   return html;
 })()`;
 }

@@ -1,31 +1,12 @@
 import { setMaxListeners } from 'node:events';
-import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Frame, Page, Request, Route } from 'playwright-core';
+import { capture, CAPTURE_RESERVE_MS, VIEWPORT, within, type Current } from './capture.js';
 import { corsAllows, corsOrigin } from './cors.js';
-import { CLICK_LOAD_MORE, SCROLL_STEP, serializeDom } from './inPage.js';
 import { NetworkWatch } from './networkWatch.js';
-import { RenderAbortedError, type PageResponse, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
-
-export const VIEWPORT = { width: 1280, height: 800 };
-/** Thumbnails are the first screenful scaled to a quarter: 320 x 200. */
-export const THUMBNAIL_SCALE = 0.25;
-export const THUMBNAIL_WIDTH = VIEWPORT.width * THUMBNAIL_SCALE;
-export const THUMBNAIL_HEIGHT = VIEWPORT.height * THUMBNAIL_SCALE;
-
-/**
- * The network counts as idle after this long with nothing in flight: long enough for a script to
- * act on a response (render it, ask for the next thing), short enough not to dominate a page's time.
- */
-const QUIET_MS = 150;
-/** After a scroll or a click, requests it causes start within this long, if at all. */
-const GRACE_MS = 50;
-/** Scroll steps of one screenful at most: infinite scrolling stops here. */
-const MAX_SCROLL_STEPS = 25;
-/** "Load more" buttons clicked at most per page. */
-const MAX_CLICKS = 3;
-/** Time kept back from the page limit for serializing and the thumbnail. */
-const CAPTURE_RESERVE_MS = 3_000;
-/** Full-page screenshots are cut at this height. */
-const MAX_SCREENSHOT_HEIGHT = 16_384;
+import { PAGE_GUARD } from './pageGuard.js';
+import { TIMER_WATCH } from './redirectTimers.js';
+import type { RendererMemoryWatch } from './rendererMemory.js';
+import { PageMemoryError, RenderAbortedError, type PageResponse, type RenderedPage, type RenderPolicy, type RenderTarget } from './types.js';
 
 /** Headers the fulfilled body no longer matches (it is decoded and whole) or that would keep state. */
 const DROPPED_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'set-cookie']);
@@ -36,51 +17,15 @@ export function fulfilment(r: PageResponse): { status: number; headers: Record<s
   return { status: r.status, headers, body: r.body };
 }
 
-class Deadline {
-  private readonly atMs: number;
-  constructor(ms: number) {
-    this.atMs = Date.now() + ms;
-  }
-  /** Time left, keeping `reserveMs` back. */
-  left(reserveMs = 0): number {
-    return Math.max(0, this.atMs - reserveMs - Date.now());
-  }
-}
-
-/** Rejects with a timeout error if `p` takes longer than `ms` (the page's main thread may hang). */
-async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      p,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function isTimeout(e: unknown): boolean {
-  return e instanceof Error && e.name === 'TimeoutError';
-}
-
-/** What the route handler needs of the render in progress. */
-interface Current {
-  target: RenderTarget;
-  net: NetworkWatch;
-  navigations: string[];
-  /** Resolves when the page's scripts first try to navigate away. */
-  navigated: () => void;
-  pageServed: boolean;
-  signal: AbortSignal;
-}
-
 /**
  * One browser page, reused render after render (a fresh context per page costs more than the page's
  * own load on a small machine). Storage is shared between its renders, as in one visitor's browser.
  * Every request goes through one route handler, which answers the first navigation with the page's
  * own response and everything else through the render's broker; navigations the page's scripts
- * start are refused and reported. A slot whose page crashed or whose browser died is not reused.
+ * start are refused and reported. Every document runs the page guard first (no WebRTC, no
+ * `window.open`); a popup the page still opens (a link or form with a target) is closed as soon as
+ * it appears, and its requests are refused, never answered through the render's broker. A slot
+ * whose page crashed or whose browser died is not reused.
  */
 export class PageSlot {
   private current: Current | null = null;
@@ -91,15 +36,21 @@ export class PageSlot {
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly cdp: CDPSession,
+    private readonly memory: RendererMemoryWatch | null,
   ) {
     page.on('crash', () => (this.broken = true));
   }
 
-  static async open(browser: Browser): Promise<PageSlot> {
+  static async open(browser: Browser, memory: RendererMemoryWatch | null): Promise<PageSlot> {
     const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, serviceWorkers: 'block', acceptDownloads: false });
     try {
+      await context.addInitScript(PAGE_GUARD);
+      await context.addInitScript(TIMER_WATCH);
       const page = await context.newPage();
-      const slot = new PageSlot(context, page, await context.newCDPSession(page));
+      context.on('page', (popup) => {
+        if (popup !== page) void popup.close().catch(() => {});
+      });
+      const slot = new PageSlot(context, page, await context.newCDPSession(page), memory);
       await context.route('**/*', (route) => {
         const handled = slot.handle(route).finally(() => slot.handlers.delete(handled));
         slot.handlers.add(handled);
@@ -128,6 +79,10 @@ export class PageSlot {
       return;
     }
     const req = route.request();
+    if (!this.ownRequest(req)) {
+      await route.abort('blockedbyclient').catch(() => {});
+      return;
+    }
     cur.net.started();
     try {
       if (req.isNavigationRequest() && req.frame() === this.page.mainFrame()) {
@@ -154,6 +109,17 @@ export class PageSlot {
     }
   }
 
+  /** A request of the slot's own page (any of its frames), not of a popup it opened. */
+  private ownRequest(req: Request): boolean {
+    try {
+      return req.frame().page() === this.page;
+    } catch {
+      // No frame yet: a new window's first navigation (a popup). Otherwise a worker's request:
+      // service workers are blocked, and dedicated workers belong to the page.
+      return !req.isNavigationRequest();
+    }
+  }
+
   /**
    * Renders one page: loads it, scrolls to the bottom a screenful at a time, clicks "load more"
    * buttons, waits for the network to go quiet after each step, then captures the DOM and a
@@ -172,6 +138,7 @@ export class PageSlot {
       target: t,
       net: new NetworkWatch(),
       navigations: [],
+      routes: [],
       navigated: () => navigated(),
       pageServed: false,
       signal: session.signal,
@@ -181,9 +148,16 @@ export class PageSlot {
     const browser = this.context.browser();
     let onCrash = () => {};
     let onExit = () => {};
+    const onNavigated = (frame: Frame) => {
+      if (frame === this.page.mainFrame()) noteRoute(cur, frame.url());
+    };
+    this.page.on('framenavigated', onNavigated);
     try {
       const failed = new Promise<never>((_, reject) => {
-        onCrash = () => reject(new Error('the page crashed (out of memory, or the renderer died)'));
+        onCrash = () => {
+          const stop = this.memory?.claim();
+          reject(stop ? new PageMemoryError(stop.rssMb, stop.capMb) : new Error('the page crashed (out of memory, or the renderer died)'));
+        };
         onExit = () => reject(new Error('the browser exited'));
         this.page.once('crash', onCrash);
         browser?.once('disconnected', onExit);
@@ -198,6 +172,7 @@ export class PageSlot {
     } finally {
       t.signal.removeEventListener('abort', abandon);
       this.page.off('crash', onCrash);
+      this.page.off('framenavigated', onNavigated);
       browser?.off('disconnected', onExit);
       this.current = null;
       session.abort();
@@ -209,61 +184,19 @@ export class PageSlot {
   }
 }
 
-async function capture(page: Page, cdp: CDPSession, cur: Current, policy: RenderPolicy, navigation: Promise<void>): Promise<RenderedPage> {
-  const deadline = new Deadline(policy.pageTimeoutMs);
-  const { net, navigations, signal } = cur;
-  let timedOut = false;
-  const settle = async () => {
-    if (!(await net.idle(QUIET_MS, Math.min(policy.settleMs, deadline.left(CAPTURE_RESERVE_MS)), GRACE_MS, signal))) timedOut = true;
+
+/**
+ * Notes an address the page's main frame reached other than the page's own (its fragment aside):
+ * with no document loaded (navigations are refused), that is a route a script set through history.
+ */
+function noteRoute(cur: Current, url: string): void {
+  const bare = (u: string) => {
+    const parsed = URL.parse(u);
+    if (parsed === null) return null;
+    parsed.hash = '';
+    return parsed.href;
   };
-  const step = async <T>(script: string): Promise<T> => within(page.evaluate(script) as Promise<T>, Math.max(1, deadline.left()), 'a script step');
-  try {
-    // A page that navigates by script while loading never finishes loading: what it showed is kept.
-    const loaded = page.goto(cur.target.url, { waitUntil: 'load', timeout: Math.max(1, deadline.left(CAPTURE_RESERVE_MS)) });
-    loaded.catch(() => {});
-    await Promise.race([loaded, navigation]);
-  } catch (e) {
-    if (!isTimeout(e)) throw e;
-    timedOut = true;
-  }
-  if (navigations.length === 0) await settle();
-  let clicks = 0;
-  for (let steps = 0; steps < MAX_SCROLL_STEPS && deadline.left(CAPTURE_RESERVE_MS) > 0; steps++) {
-    if (navigations.length > 0) break;
-    const bottom = await step<boolean>(SCROLL_STEP);
-    await settle();
-    if (!bottom) continue;
-    if (clicks >= MAX_CLICKS || !(await step<boolean>(CLICK_LOAD_MORE))) break;
-    clicks++;
-    await settle();
-  }
-  if (deadline.left(CAPTURE_RESERVE_MS) === 0) timedOut = true;
-  const reserve = Math.max(1, Math.max(deadline.left(), CAPTURE_RESERVE_MS));
-  const html = await within(page.evaluate(serializeDom(navigations[0] ?? null)) as Promise<string>, reserve, 'serializing the page');
-  const thumbnail = await thumbnailOf(cdp, reserve);
-  const screenshot = policy.screenshots ? await screenshotOf(page, reserve) : null;
-  return { html, navigations, thumbnail, screenshot, timedOut };
-}
-
-/** The first screenful scaled down by the browser itself (CDP's clip scale), as PNG. */
-async function thumbnailOf(cdp: CDPSession, ms: number): Promise<Buffer> {
-  const shot = await within(
-    cdp.send('Page.captureScreenshot', {
-      format: 'png',
-      clip: { x: 0, y: 0, width: VIEWPORT.width, height: VIEWPORT.height, scale: THUMBNAIL_SCALE },
-    }),
-    ms,
-    'the thumbnail',
-  );
-  return Buffer.from(shot.data, 'base64');
-}
-
-async function screenshotOf(page: Page, ms: number): Promise<Buffer> {
-  const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
-  return page.screenshot({
-    type: 'png',
-    timeout: ms,
-    fullPage: height <= MAX_SCREENSHOT_HEIGHT,
-    ...(height > MAX_SCREENSHOT_HEIGHT && { clip: { x: 0, y: 0, width: VIEWPORT.width, height: MAX_SCREENSHOT_HEIGHT } }),
-  });
+  const route = bare(url);
+  if (route === null || !/^https?:/.test(route) || route === bare(cur.target.url) || cur.routes.includes(route)) return;
+  cur.routes.push(route);
 }

@@ -49,7 +49,9 @@ export interface RenderedPage {
   html: string;
   /** Where the page's scripts tried to take the browser (client-side redirects), in order. */
   navigations: string[];
-  /** PNG of the first screenful, THUMBNAIL_WIDTH x THUMBNAIL_HEIGHT. */
+  /** Addresses the page's scripts moved it to without loading a document (history.pushState, replaceState), in order. */
+  routes: string[];
+  /** PNG of the first screenful, THUMBNAIL_WIDTH x THUMBNAIL_HEIGHT (blank for a page never painted). */
   thumbnail: Buffer;
   /** PNG of the whole page, when the policy asks for it. */
   screenshot: Buffer | null;
@@ -75,5 +77,13 @@ export class RenderFailedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RenderFailedError';
+  }
+}
+
+/** A page whose renderer process went over its memory cap and was stopped: not tried again (it would do the same). */
+export class PageMemoryError extends RenderFailedError {
+  constructor(rssMb: number, capMb: number) {
+    super(`out of memory: the page's renderer process reached ${rssMb} MB, over the ${capMb} MB cap, and was stopped`);
+    this.name = 'PageMemoryError';
   }
 }

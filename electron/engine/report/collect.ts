@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { QaReport } from '../../../shared/report.js';
 import { HARVEST_VERSION } from '../../../shared/job.js';
 import { qaSummary } from '../qa/analyse.js';
+import { importSection } from './importSection.js';
 import type { Archive } from '../store/archive.js';
 import { metadataLines } from '../../../shared/metadata.js';
 import { readMetadata } from '../store/metadata.js';
@@ -125,5 +126,6 @@ export async function collectReport(archive: Archive): Promise<QaReport> {
     search,
     metadata: metadataLines(readMetadata(c)),
     analysis: qaSummary(archive, c.currentCapture()),
+    imported: importSection(c),
   };
 }

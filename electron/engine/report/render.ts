@@ -1,4 +1,5 @@
 import { analysisTables } from './analysisTables.js';
+import { importTables } from './importTables.js';
 import { formatBytes, formatCount, formatDuration, formatLimits } from '../../../shared/format.js';
 import type { QaReport } from './collect.js';
 import type { Table } from './table.js';
@@ -110,6 +111,7 @@ function tables(r: QaReport): Table[] {
       rows: r.absoluteLinks.map((x) => [x.reason, n(x.count), x.examples.map((e) => `${e.from} → ${e.to}`).join('\n')]),
       empty: 'Every reference points into the offline copy.',
     },
+    ...importTables(r.imported),
     ...analysisTables(r.analysis),
     {
       title: 'Home page thumbnails',

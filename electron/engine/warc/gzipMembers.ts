@@ -55,6 +55,8 @@ export async function memberAt(fh: FileHandle, offset: number): Promise<GzipMemb
 /** A complete member with all of its decompressed content (`head` is its start). */
 export interface InflatedMember extends GzipMember {
   content: Buffer;
+  /** The member's bytes as the file holds them. */
+  raw: Buffer;
 }
 
 /**
@@ -97,7 +99,7 @@ async function completeMember(window: FileWindow, offset: number): Promise<Infla
     if (bytes.readUInt32LE(trailerAt) !== crc32(content) || bytes.readUInt32LE(trailerAt + 4) !== content.length % 2 ** 32) {
       return null;
     }
-    return { offset, length: trailerAt + 8, head: content.subarray(0, HEAD_BYTES), content };
+    return { offset, length: trailerAt + 8, head: content.subarray(0, HEAD_BYTES), content, raw: bytes.subarray(0, trailerAt + 8) };
   }
 }
 
@@ -149,7 +151,8 @@ class FileWindow {
       return this.#bytes.subarray(from);
     }
     const length = Math.max(0, Math.min(Math.max(READ_BYTES, min), this.size - offset));
-    const bytes = Buffer.alloc(length);
+    // Only the bytes read are ever looked at: no need to zero the buffer first.
+    const bytes = Buffer.allocUnsafe(length);
     const { bytesRead } = await this.fh.read(bytes, 0, length, offset);
     this.#bytes = bytes.subarray(0, bytesRead);
     this.#start = offset;

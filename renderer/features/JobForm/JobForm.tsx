@@ -150,7 +150,8 @@ export function JobForm({ mode, onDone }: Props) {
                 <input
                   id="job-archive-dir"
                   value={archiveDir}
-                  placeholder={info ? `In ${info.dataDir}` : 'Default location'}
+                  placeholder="Default location"
+                  aria-describedby="job-archive-dir-hint"
                   onChange={(e) => setArchiveDir(e.target.value)}
                   data-testid="job-archive-dir"
                 />
@@ -160,6 +161,10 @@ export function JobForm({ mode, onDone }: Props) {
                   </button>
                 )}
               </div>
+              {/* The default path in full, wrapping: a placeholder would cut it at the field's width. */}
+              <small className="hint path-hint" id="job-archive-dir-hint" data-testid="job-archive-dir-hint">
+                {info ? `Default: a new folder in ${info.dataDir}` : 'Default: a new folder in the data folder'}
+              </small>
             </div>
           )}
         </fieldset>
@@ -291,7 +296,9 @@ function CookiesField({ common, value, onChange }: CookiesProps) {
   };
   return (
     <div className="row">
-      <span data-testid={`${common['data-testid']}-count`}>{count === 1 ? '1 cookie' : `${count} cookies`}</span>
+      <span className="nowrap" data-testid={`${common['data-testid']}-count`}>
+        {count === 1 ? '1 cookie' : `${count} cookies`}
+      </span>
       <input id={common.id} type="file" accept=".txt,text/plain" onBlur={common.onBlur} data-testid={common['data-testid']} onChange={(e) => void load(e.target.files?.[0])} />
       {count > 0 && (
         <button type="button" onClick={() => onChange('[]')} data-testid={`${common['data-testid']}-clear`}>

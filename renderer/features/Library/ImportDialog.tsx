@@ -141,10 +141,10 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
 }
 
 function ImportProgress({ status }: { status: ImportStatus }) {
-  const { phase, done, total, records, damaged } = status.progress;
+  const { phase, done, total, records, damaged, duplicates } = status.progress;
   const fraction = status.state === 'done' ? 1 : total > 0 ? Math.min(1, done / total) : null;
   const percent = fraction === null ? null : Math.floor(fraction * 100);
-  const skipped = damaged > 0 ? `, ${plural(damaged, 'record')} skipped` : '';
+  const skipped = `${duplicates > 0 ? `, ${plural(duplicates, 'duplicate')} left out` : ''}${damaged > 0 ? `, ${plural(damaged, 'record')} skipped` : ''}`;
   let message = '';
   if (status.state === 'running') {
     if (phase === 'starting') message = 'Starting…';
@@ -154,6 +154,7 @@ function ImportProgress({ status }: { status: ImportStatus }) {
     const r = status.result;
     message =
       `Imported ${plural(r.records, 'record')} from ${plural(r.files, 'file')} in ${plural(r.captures, 'capture')}` +
+      `${r.duplicates > 0 ? `, ${plural(r.duplicates, 'duplicate record')} stored once` : ''}` +
       `${r.skipped > 0 ? ` (${plural(r.skipped, 'damaged record')} skipped)` : ''} into ${status.outDir}; it is in the library.`;
   } else if (status.state === 'failed') message = `Import failed: ${status.error ?? 'unknown error'}`;
   return (

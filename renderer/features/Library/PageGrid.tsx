@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ArchiveSummary, PageRow } from '../../../shared/contract.js';
-import { formatCount } from '../../lib/format.js';
+import { plural } from '../../lib/format.js';
 import { useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
@@ -29,7 +29,7 @@ export function PageGrid({ archive, onClose }: { archive: ArchiveSummary; onClos
       <div className="page-grid-head">
         <h2>Pages of {archive.name}</h2>
         <span className="muted small" data-testid="page-grid-total">
-          {total === null ? '…' : `${formatCount(total)} pages`}
+          {total === null ? '…' : plural(total, 'page')}
         </span>
         <span className="spacer" />
         <button onClick={onClose} data-testid="page-grid-close">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PageRow } from '../../../shared/contract.js';
+import { plural } from '../../lib/format.js';
 import { commandValue } from '../../stores/command.js';
 import { Thumbnail } from './Thumbnail.js';
 
@@ -51,7 +52,7 @@ export function PageList({
         data-testid="page-search"
       />
       <div className="muted small" data-testid="page-total">
-        {total == null ? '…' : `${total.toLocaleString('en-US')} pages`}
+        {total == null ? '…' : plural(total, 'page')}
       </div>
       {total === 0 ? (
         <p className="empty-state">{search ? 'No page matches.' : 'No pages in this archive yet.'}</p>

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PageRow } from '../../../shared/contract.js';
-import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, visit, type ViewerHistory } from '../../lib/viewerHistory.js';
+import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit, type ViewerHistory } from '../../lib/viewerHistory.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';
 import { commandValue } from '../../stores/command.js';
 import { useNav } from '../../stores/nav.js';
-import { missingUrlFromMessage } from '../../../shared/frameLinks.js';
+import { isFormMessage, missingUrlFromMessage } from '../../../shared/frameLinks.js';
 import { archiveBase, locationToken } from '../../../shared/frameLocation.js';
 import { highlightMessage } from '../../../shared/frameHighlight.js';
 import type { HighlightTerm } from '../../../shared/search.js';
@@ -79,6 +79,14 @@ function followsClickIn(frame: HTMLIFrameElement | null): boolean {
   return frame !== null && document.activeElement === frame && activation?.isActive === true;
 }
 
+/**
+ * Whether the frame went somewhere on its own (a meta refresh, a script), not after a click or key
+ * in it: a redirect. Unknown (false) in a browser that can't tell user activation.
+ */
+function navigatedOnItsOwn(frame: HTMLIFrameElement | null): boolean {
+  return (navigator as { userActivation?: unknown }).userActivation !== undefined && !followsClickIn(frame);
+}
+
 function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Props) {
   const isWeb = useApp(selectIsWebHost);
   const archive = useArchives((s) => s.list.find((a) => a.jobId === jobId));
@@ -89,6 +97,8 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   const [page, setPage] = useState<PageRow | null | undefined>(undefined);
   /** The frame navigated on its own and didn't say where. */
   const [lost, setLost] = useState(false);
+  /** A form in the page was submitted, and cancelled: the site that would answer is not archived. */
+  const [formCancelled, setFormCancelled] = useState(false);
   /** The origin outside this archive the frame was sent to and brought back from. */
   const [refused, setRefused] = useState<string | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
@@ -151,6 +161,11 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
         setHistory((h) => visit(h, `${MISSING_PREFIX}${missingUrl}`));
         return;
       }
+      if (isFormMessage(e.data)) {
+        // Like a missing link's report, taken only right after a click or key in the frame.
+        if (followsClickIn(frameRef.current)) setFormCancelled(true);
+        return;
+      }
       const token = locationToken(e.data);
       if (token === null) return;
       reported.current = true;
@@ -158,12 +173,13 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
       const terms = highlightRef.current;
       if (terms) frameRef.current?.contentWindow?.postMessage(highlightMessage(terms), e.origin);
       const serial = ++asked.current;
+      const redirected = navigatedOnItsOwn(frameRef.current);
       void commandValue('archives.frameLocation', token ? { id: jobId, token } : { id: jobId }).then((r) => {
         if (!r?.localPath || serial < applied.current) return;
         applied.current = serial;
         const localPath = r.localPath;
         setLost(false);
-        setHistory((h) => visit(h, localPath));
+        setHistory((h) => (redirected ? replace(h, localPath) : visit(h, localPath)));
       });
     };
     window.addEventListener('message', onMessage);
@@ -174,6 +190,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
     if (!localPath) return;
     let live = true;
     setPage(undefined);
+    setFormCancelled(false);
     void commandValue('archives.lookup', { id: jobId, localPath }).then((row) => live && setPage(row));
     return () => {
       live = false;
@@ -287,6 +304,14 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
           ) : (
             <>Archived copy{page.capturedAt ? <> captured <strong>{formatDate(page.capturedAt)}</strong></> : null} · not the live page</>
           )}
+        </p>
+      )}
+      {formCancelled && (
+        <p className="capture-banner" role="status" data-testid="viewer-form-notice">
+          Forms don&apos;t submit in an archived copy: the site that would answer them is not part of the archive.{' '}
+          <button className="link" onClick={() => setFormCancelled(false)} data-testid="viewer-form-notice-close">
+            Dismiss
+          </button>
         </p>
       )}
       {page && localPath && !missing && !lost && (
