@@ -46,8 +46,8 @@ const page = (title: string, words: string, body: string) =>
 
 /**
  * A small site crawled three times. `/a.html` changes every capture; `/b.html` has no validators
- * (an identical-payload revisit when unchanged); `/c.html` and the images answer 304 to their
- * validators (server-not-modified revisits); `/gone.html` is removed in capture 3; `/logo.png` is
+ * (an identical-payload revisit when unchanged); `/c.html` and the PNG images answer 304 to their
+ * validators (server-not-modified revisits), `/icon.svg` would but is never asked conditionally; `/gone.html` is removed in capture 3; `/logo.png` is
  * captured with the home page, before `/b.html`, which shows it too.
  */
 function site(capture: () => number): Server {
@@ -58,11 +58,13 @@ function site(capture: () => number): Server {
       '/': { type: 'text/html', body: page('Home', 'Home page.', `<img src="/logo.png"> ${links}`) },
       '/a.html': { type: 'text/html', body: page('A', `Alpha ${v}.`, '<img src="/pic-a.png">') },
       '/b.html': { type: 'text/html', body: page('B', 'Bravo stays.', '<img src="/logo.png">') },
-      '/c.html': { type: 'text/html', body: page('C', 'Charlie stays.', '<img src="/pic-c.png">'), etag: '"c1"' },
+      '/c.html': { type: 'text/html', body: page('C', 'Charlie stays.', '<img src="/pic-c.png"> <img src="/icon.svg">'), etag: '"c1"' },
       ...(v < 3 && { '/gone.html': { type: 'text/html', body: page('Gone', 'Gone soon.', '<img src="/pic-a.png">') } }),
       '/logo.png': { type: 'image/png', body: png(7, 5), etag: '"logo1"' },
       '/pic-a.png': { type: 'image/png', body: png(11, 3), etag: '"a1"' },
       '/pic-c.png': { type: 'image/png', body: png(13, 2), etag: '"cpic1"' },
+      // A browser never sniffs SVG: served without its Content-Type (a 304's headers), it shows broken.
+      '/icon.svg': { type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="4"><rect width="9" height="4"/></svg>', etag: '"svg1"' },
     };
   };
   return createServer((req, res) => {

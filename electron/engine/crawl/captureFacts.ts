@@ -31,11 +31,21 @@ export const NOTHING_SEEN: Seen = {
 };
 
 /**
+ * Types a browser will not take without their Content-Type (it never sniffs SVG or other XML), which
+ * a 304 leaves out: replay tools serve a not-modified revisit with the 304's own headers
+ * (ReplayWeb.page does), so an SVG image archived that way shows broken. They are fetched whole
+ * again instead, and an unchanged one is an identical-payload revisit carrying its headers.
+ */
+const NEEDS_ITS_CONTENT_TYPE = /^(image\/svg\+xml|text\/xml|application\/(?:[\w.-]+\+)?xml)$/i;
+
+/**
  * If-None-Match / If-Modified-Since from the URL's previous capture, when it had content the
- * server described with validators (a 304 then carried the ones before it).
+ * server described with validators (a 304 then carried the ones before it), unless its type needs
+ * the Content-Type a 304 omits.
  */
 export function conditionalHeaders(prev: UrlCapture | undefined): HeaderPair[] {
   if (!prev || !isPresent(prev)) return [];
+  if (NEEDS_ITS_CONTENT_TYPE.test(prev.contentType?.split(';')[0]?.trim() ?? '')) return [];
   const status = prev.httpStatus!;
   if (!((status >= 200 && status < 300) || status === 304)) return [];
   const headers: HeaderPair[] = [];

@@ -13,12 +13,12 @@ import type { FinishedWarc } from './warcFiles.js';
  * checked), and the indexer is handed each record's head: warcio's own reader inflates in
  * JavaScript, several times slower, and an index needs only the WARC and HTTP headers. A file whose
  * complete members stop short of its end has a torn tail, so the export is refused rather than
- * silently missing it. Returns how many lines were written.
+ * silently missing it. `onLine` is told each line's URL and time. Returns how many lines were written.
  */
 export async function writeCdxj(
   warcs: readonly FinishedWarc[],
   outFile: string,
-  opts: { signal?: AbortSignal; onBytes?: (done: number) => void },
+  opts: { signal?: AbortSignal; onBytes?: (done: number) => void; onLine?: (url: string, timestamp: string) => void },
 ): Promise<number> {
   const indexer = new ReplayIndexer({ format: 'cdxj' });
   const out = createOutput(outFile);
@@ -26,6 +26,7 @@ export async function writeCdxj(
   let before = 0;
   const emit = async (result: Record<string, unknown> | null): Promise<void> => {
     if (result === null) return;
+    opts.onLine?.(String(result['url']), String(result['timestamp']));
     await writeChunk(out, indexer.serializeCDXJ(result));
     lines++;
   };

@@ -8,6 +8,7 @@ import { datapackageDigestJson, datapackageJson } from './datapackage.js';
 import { sortLines } from './externalSort.js';
 import { exportedWarcs } from './captureWarcs.js';
 import { readProvenance } from './provenance.js';
+import { RecordTimes } from './recordTimes.js';
 import { HashingZip } from './hashingZip.js';
 import { writePages } from './pages.js';
 import { throttleProgress } from './progress.js';
@@ -33,14 +34,18 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
   let files = 0;
   await writeAtomically(out, signal, async (partial) => {
     const work = await makeExportTemp(path.dirname(out));
+    let times: RecordTimes | null = null;
     try {
       onProgress({ phase: 'selecting WARC records', doneBytes: 0, totalBytes: 0 });
       const warcs = await exportedWarcs(archive, opts.capture, work, signal);
       const warcBytes = warcs.reduce((n, w) => n + w.bytes, 0);
       onProgress({ phase: 'indexing WARC', doneBytes: 0, totalBytes: warcBytes });
       const unsorted = path.join(work, 'unsorted.cdxj');
+      times = new RecordTimes(path.join(work, 'record-times.sqlite'));
+      const recordTimes = times;
       await writeCdxj(warcs, unsorted, {
         signal,
+        onLine: (url, ts) => recordTimes.add(url, ts),
         onBytes: (done) => onProgress({ phase: 'indexing WARC', doneBytes: done, totalBytes: warcBytes }),
       });
       onProgress({ phase: 'sorting index', doneBytes: 0, totalBytes: 0 });
@@ -57,7 +62,7 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
         indexes.push({ file: sorted, name: 'index.cdx', compress: true });
       }
       const pagesFile = path.join(work, 'pages.jsonl');
-      const mainPage = await writePages(archive, pagesFile, { text: !opts.noPageText, ...(opts.capture !== undefined && { capture: opts.capture }) });
+      const mainPage = await writePages(archive, pagesFile, { text: !opts.noPageText, times, ...(opts.capture !== undefined && { capture: opts.capture }) });
 
       const total =
         warcBytes +
@@ -94,6 +99,7 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
       await zip.close();
       files = resources.length + 2;
     } finally {
+      times?.close();
       await rm(work, { recursive: true, force: true });
     }
   });
