@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
 import type { AppSettings, Job, LiveControl } from '../../shared/job.js';
 import { requestControl } from '../engine/crawl/liveControl.js';
 import type { Schedule } from '../../shared/schedule.js';
-import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { readCaptureContent } from '../engine/crawl/captureContent.js';
 import { Archive, WARC_DIR } from '../engine/store/archive.js';
-import { removeArchiveContents, THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
+import { removeArchiveContents } from '../engine/store/archiveFolder.js';
 import { readStats } from '../engine/store/stats.js';
-import { ArchiveFacts } from './archiveFacts.js';
-import { asHostError, openArchive, scheduleInfo, slug, statusAfterRun, validJob } from './jobRules.js';
-import { RateHistory } from './rateHistory.js';
+import { ArchiveClaims, type ClaimKind } from './archiveClaims.js';
+import { asHostError, openArchive, slug, statusAfterRun, validJob } from './jobRules.js';
+import { JobLibrary } from './jobLibrary.js';
 import { answerQuery, queryWrites, type ArchiveQuery, type QueryAnswers, type QueryOf } from './archiveQueries.js';
-import { CrawlRunner, WorkerGoneError, type RunOutcome } from './crawlRunner.js';
+import { WorkerGoneError, type RunOutcome } from './crawlRunner.js';
 import type { DataDir, JobRecord } from './dataDir.js';
 import { diskUsage } from './diskUsage.js';
 import { HostError } from './hostError.js';
+import { RunningCrawls } from './runningCrawls.js';
 import type { ScheduledJob, ScheduledStart, ScheduleTarget } from './scheduler.js';
 import { urlDetailOf } from './urlDetail.js';
 
@@ -30,51 +29,25 @@ export interface JobServiceOptions {
   now?: () => number;
 }
 
-
-/** How often idle archives are checked for captures made by another process. */
-const ARCHIVE_WATCH_MS = 2_000;
-
 const STARTABLE: ReadonlySet<JobStatus> = new Set(['new', 'paused', 'interrupted', 'failed']);
 const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'interrupted', 'failed']);
 
 /**
- * Every job the host knows and its crawls: creating and editing jobs, running several at once (each
- * crawl in its own worker thread), and answering questions about their archives. State changes go
- * out as HostEvents; URL outcomes go out in one batch per progress tick.
+ * Every job the host knows and its crawls: creating and editing jobs, running several at once, and
+ * answering questions about their archives. This is the commands' entry point; it applies the
+ * rules of what a job may do in each state, over the job library (records and events), the running
+ * crawls and the archive claims of exports and analyses.
  */
 export class JobService implements ScheduleTarget {
-  private readonly records = new Map<string, JobRecord>();
-  private readonly facts = new ArchiveFacts();
-  /** Looks for captures other processes made (`harvest recrawl`), to announce them. */
-  private readonly watch: NodeJS.Timeout;
-  private readonly runners = new Map<string, CrawlRunner>();
-  private readonly cancelRequested = new Set<string>();
-  /** Archives held by an export or a page analysis, with what holds them ('exported', 'analysed'). */
-  private readonly exporting = new Map<string, string>();
-  /** The archive a page analysis holds (writable, so no other connection can open it): queries go through it. */
-  private readonly lent = new Map<string, Archive>();
-  /** Each job's rate history from its current (or last) run in this process. */
-  private readonly history = new RateHistory();
-  private readonly listeners = new Set<(e: HostEvent) => void>();
-  /** Each job's revision: the value of `changes` when it last changed. */
-  private readonly revisions = new Map<string, number>();
-  private changes = 0;
-  /** Politeness per host, shared by every crawl worker, so jobs on one host keep to the stricter limits together. */
-  private readonly gates = createHostGatesBuffer();
-  private closed = false;
+  private readonly library: JobLibrary;
+  private readonly runs: RunningCrawls;
+  private readonly claims = new ArchiveClaims();
   private appSettings: AppSettings;
 
   constructor(private readonly opts: JobServiceOptions) {
     this.appSettings = opts.dataDir.loadSettings();
-    for (const r of opts.dataDir.loadJobs()) {
-      // Still marked running: the last host died without checkpointing this job.
-      if (r.status === 'running' || r.status === 'pausing') r.status = 'interrupted';
-      this.records.set(r.id, r);
-      this.facts.read(r.id, r.archiveDir);
-    }
-    this.save();
-    this.watch = setInterval(() => this.announceOutsideChanges(), ARCHIVE_WATCH_MS);
-    this.watch.unref();
+    this.library = new JobLibrary(opts.dataDir, (id) => this.runs.has(id), () => this.now());
+    this.runs = new RunningCrawls(this.library, opts.progressIntervalMs);
   }
 
   get dataDir(): string {
@@ -88,59 +61,24 @@ export class JobService implements ScheduleTarget {
 
   /** The library's job for an archive folder, if it has one. */
   byArchiveDir(dir: string): JobSummary | null {
-    const abs = path.resolve(dir);
-    const r = [...this.records.values()].find((x) => x.archiveDir === abs);
-    return r ? this.summary(r) : null;
+    const r = this.library.byArchiveDir(dir);
+    return r ? this.library.summary(r) : null;
   }
 
   onEvent(listener: (e: HostEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.library.onEvent(listener);
   }
 
   list(): JobSummary[] {
-    this.refreshIdle();
-    return [...this.records.values()].map((r) => this.summary(r));
-  }
-
-  /** Re-reads the archives no crawl of this host is writing whose catalogue changed; the ids that did. */
-  private refreshIdle(): string[] {
-    return [...this.records.values()].filter((r) => !this.runners.has(r.id) && this.facts.refresh(r.id, r.archiveDir)).map((r) => r.id);
-  }
-
-  /** Tells every screen of a capture another process made, as if this host had made it. */
-  private announceOutsideChanges(): void {
-    for (const id of this.refreshIdle()) {
-      const r = this.records.get(id);
-      if (!r) continue;
-      this.revisions.set(id, ++this.changes);
-      this.publish({ type: 'job', job: this.summary(r) });
-    }
+    return this.library.list();
   }
 
   get(id: string): JobSummary {
-    return this.summary(this.record(id));
+    return this.library.summary(this.library.record(id));
   }
 
   archives(): ArchiveSummary[] {
-    this.refreshIdle();
-    return [...this.records.values()].map((r) => {
-      const job = r.job as Job;
-      const f = this.facts.get(r.id);
-      return {
-        jobId: r.id,
-        name: job.name,
-        seeds: job.seeds,
-        archiveDir: r.archiveDir,
-        createdAt: r.createdAt,
-        finishedAt: f?.finishedAt ?? null,
-        status: r.status,
-        pages: f?.pages ?? 0,
-        capture: f?.capture ?? null,
-        bytesOnDisk: r.bytesOnDisk,
-        hasThumbnails: existsSync(path.join(r.archiveDir, THUMBNAILS_DIR)),
-      };
-    });
+    return this.library.archives();
   }
 
   /** The app's settings. */
@@ -167,10 +105,7 @@ export class JobService implements ScheduleTarget {
       throw asHostError(e);
     }
     const now = new Date().toISOString();
-    const r: JobRecord = { id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir), schedule: null };
-    this.records.set(id, r);
-    this.facts.read(id, dir);
-    return this.changed(r);
+    return this.library.add({ id, job, archiveDir: dir, status: 'new', error: null, createdAt: now, updatedAt: now, bytesOnDisk: diskUsage(dir), schedule: null });
   }
 
   update(id: string, input: unknown): JobSummary {
@@ -180,17 +115,17 @@ export class JobService implements ScheduleTarget {
       throw new HostError('conflict', `a ${r.status} job's settings are the record of its capture; start a new capture to change them`);
     }
     const job = validJob(input);
-    this.withArchive(r, true, (a) => {
+    this.claims.withArchive(r, true, (a) => {
       a.catalogue.setMeta('job', JSON.stringify(job));
       // Ignoring robots.txt once stays on the archive's record.
       if (!job.politeness.respectRobots) a.catalogue.setMeta('robots_policy', 'ignored');
     });
     r.job = job;
-    return this.changed(r);
+    return this.library.changed(r);
   }
 
   duplicate(id: string): JobSummary {
-    const job = this.record(id).job as Job;
+    const job = this.library.record(id).job as Job;
     return this.create({ ...job, name: `${job.name} (copy)`.slice(0, 200) });
   }
 
@@ -200,7 +135,7 @@ export class JobService implements ScheduleTarget {
    */
   delete(id: string, deleteArchive: boolean): DeleteReport {
     const r = this.idle(id, 'deleted');
-    if (this.exporting.has(id)) throw new HostError('conflict', `the archive is being ${this.exporting.get(id)}`);
+    this.claims.assertFree(id);
     let report: DeleteReport = { archiveDir: r.archiveDir, kept: true, removed: [], leftBehind: [], folderRemoved: false, refused: null };
     if (deleteArchive) {
       try {
@@ -209,7 +144,8 @@ export class JobService implements ScheduleTarget {
         throw new HostError('internal', `could not delete the archive in ${r.archiveDir}: ${(e as Error).message}; the job is kept`);
       }
     }
-    this.forget(id);
+    this.runs.history.delete(id);
+    this.library.forget(id);
     return report;
   }
 
@@ -219,7 +155,7 @@ export class JobService implements ScheduleTarget {
    */
   importArchive(dir: string): JobSummary {
     const abs = path.resolve(dir);
-    const known = [...this.records.values()].find((r) => r.archiveDir === abs);
+    const known = this.library.byArchiveDir(abs);
     if (known) throw new HostError('conflict', `${abs} is already in the library as '${(known.job as Job).name}'`);
     const a = openArchive(abs, false);
     let found: { job: Job; createdAt: string | null; status: JobStatus };
@@ -230,7 +166,7 @@ export class JobService implements ScheduleTarget {
       a.close();
     }
     const now = new Date().toISOString();
-    const r: JobRecord = {
+    return this.library.add({
       id: randomUUID(),
       job: found.job,
       archiveDir: abs,
@@ -240,29 +176,17 @@ export class JobService implements ScheduleTarget {
       updatedAt: now,
       bytesOnDisk: diskUsage(abs),
       schedule: null,
-    };
-    this.records.set(r.id, r);
-    this.facts.read(r.id, abs);
-    return this.changed(r);
-  }
-
-  private forget(id: string): void {
-    this.records.delete(id);
-    this.facts.delete(id);
-    this.history.delete(id);
-    this.revisions.delete(id);
-    this.save();
-    this.publish({ type: 'job-deleted', id });
+    });
   }
 
   start(id: string): JobSummary {
-    const r = this.record(id);
+    const r = this.library.record(id);
     if (!STARTABLE.has(r.status)) throw new HostError('conflict', `a ${r.status} job cannot be started`);
     return this.launch(r);
   }
 
   resume(id: string): JobSummary {
-    const r = this.record(id);
+    const r = this.library.record(id);
     if (!RESUMABLE.has(r.status)) throw new HostError('conflict', `a ${r.status} job cannot be resumed`);
     return this.launch(r);
   }
@@ -275,22 +199,22 @@ export class JobService implements ScheduleTarget {
   runQueued(id: string, queue: (a: Archive) => void): Promise<RunOutcome> {
     const r = this.idle(id, 'patched');
     if (r.status === 'new') throw new HostError('conflict', 'a job never crawled has nothing to patch');
-    if (this.exporting.has(id)) throw new HostError('conflict', `the archive is being ${this.exporting.get(id)}`);
+    this.claims.assertFree(id);
     try {
-      this.withArchive(r, true, queue);
+      this.claims.withArchive(r, true, queue);
     } catch (e) {
       throw asHostError(e);
     }
     this.launch(r);
-    return this.runners.get(id)!.done;
+    return this.runs.runner(id)!.done;
   }
 
   /** "Run again now": starts the next capture of a finished job and runs it as a resume does. */
   recrawl(id: string): JobSummary {
-    const r = this.record(id);
-    if (r.status !== 'finished' || this.runners.has(id)) throw new HostError('conflict', `a ${r.status} job cannot be run again; only a finished one can`);
+    const r = this.library.record(id);
+    if (r.status !== 'finished' || this.runs.has(id)) throw new HostError('conflict', `a ${r.status} job cannot be run again; only a finished one can`);
     try {
-      this.withArchive(r, true, (a) => a.beginCapture());
+      this.claims.withArchive(r, true, (a) => a.beginCapture());
     } catch (e) {
       throw asHostError(e);
     }
@@ -302,17 +226,17 @@ export class JobService implements ScheduleTarget {
    * scheduled run is the first slot to come. Allowed whatever the job is doing.
    */
   setSchedule(id: string, schedule: Schedule | null): JobSummary {
-    const r = this.record(id);
+    const r = this.library.record(id);
     r.schedule = schedule && { settings: schedule, handledThrough: new Date(this.now()).toISOString(), lastRunAt: r.schedule?.lastRunAt ?? null, lastError: null };
-    return this.changed(r);
+    return this.library.changed(r);
   }
 
   scheduledJobs(): ScheduledJob[] {
     const due: ScheduledJob[] = [];
-    for (const r of this.records.values()) {
+    for (const r of this.library.all()) {
       if (!r.schedule) continue;
       // Only a job with no capture in progress: new (its first crawl) or finished (a re-crawl).
-      const runnable = !this.closed && (r.status === 'new' || r.status === 'finished') && !this.runners.has(r.id) && !this.exporting.has(r.id);
+      const runnable = !this.runs.closed && (r.status === 'new' || r.status === 'finished') && !this.runs.has(r.id) && !this.claims.isClaimed(r.id);
       due.push({ id: r.id, schedule: r.schedule.settings, handledThrough: Date.parse(r.schedule.handledThrough), runnable });
     }
     return due;
@@ -320,7 +244,7 @@ export class JobService implements ScheduleTarget {
 
   runScheduled(id: string): ScheduledStart {
     try {
-      if (this.record(id).status === 'new') this.start(id);
+      if (this.library.record(id).status === 'new') this.start(id);
       else this.recrawl(id);
       return { kind: 'started' };
     } catch (e) {
@@ -330,11 +254,11 @@ export class JobService implements ScheduleTarget {
   }
 
   settleSchedule(id: string, through: number, error: string | null): void {
-    const r = this.records.get(id);
+    const r = this.library.find(id);
     if (!r?.schedule) return;
     const at = new Date(through).toISOString();
     r.schedule = { ...r.schedule, handledThrough: at, lastError: error, ...(error === null && { lastRunAt: at }) };
-    this.changed(r);
+    this.library.changed(r);
   }
 
   private now(): number {
@@ -343,7 +267,7 @@ export class JobService implements ScheduleTarget {
 
   /** A page as it was in one capture, read from the WARC files (readable while the job runs). */
   async captureContent(id: string, url: string, capture: number): Promise<CaptureContentReply> {
-    const r = this.record(id);
+    const r = this.library.record(id);
     const found = (await this.query(id, { kind: 'urlCaptures', url })).find((c) => c.capture === capture);
     if (found === undefined) throw new HostError('not-found', `${url} has no capture ${capture}`);
     try {
@@ -356,43 +280,31 @@ export class JobService implements ScheduleTarget {
 
   /** Drops a politeness change into the running crawl's archive folder; the crawl reports what it applied. */
   control(id: string, control: LiveControl): JobSummary {
-    const r = this.record(id);
+    const r = this.library.record(id);
     if (r.status !== 'running') throw new HostError('conflict', `a ${r.status} job's crawl is not running; edit the job's settings instead`);
     requestControl(r.archiveDir, control);
-    return this.summary(r);
+    return this.library.summary(r);
   }
 
   pause(id: string): JobSummary {
-    const r = this.record(id);
-    const runner = this.runners.get(id);
-    if (!runner) throw new HostError('conflict', `a ${r.status} job cannot be paused`);
-    if (r.status === 'running') {
-      runner.pause();
-      r.status = 'pausing';
-      this.changed(r);
-    }
-    return this.summary(r);
+    const r = this.library.record(id);
+    if (!this.runs.pause(r)) throw new HostError('conflict', `a ${r.status} job cannot be paused`);
+    return this.library.summary(r);
   }
 
   /** Stops the job for good; what it archived stays. A running crawl is paused first, so its checkpoint is clean. */
   cancel(id: string): JobSummary {
-    const r = this.record(id);
-    const runner = this.runners.get(id);
-    if (runner) {
-      this.cancelRequested.add(id);
-      runner.pause();
-      if (r.status === 'running') r.status = 'pausing';
-      return this.changed(r);
-    }
+    const r = this.library.record(id);
+    if (this.runs.cancel(r)) return this.library.changed(r);
     if (r.status === 'finished' || r.status === 'cancelled') throw new HostError('conflict', `a ${r.status} job cannot be cancelled`);
     r.status = 'cancelled';
-    return this.changed(r);
+    return this.library.changed(r);
   }
 
   /** Answers from the crawl worker while the job runs, else from the archive opened by the host. */
   async query<K extends ArchiveQuery['kind']>(id: string, q: QueryOf<K>): Promise<QueryAnswers[K]> {
-    const r = this.record(id);
-    const runner = this.runners.get(id);
+    const r = this.library.record(id);
+    const runner = this.runs.runner(id);
     if (runner) {
       try {
         return await runner.query(q);
@@ -402,161 +314,53 @@ export class JobService implements ScheduleTarget {
         // The run just ended and the worker closed the archive; ask it directly.
       }
     }
-    return this.withArchive(r, queryWrites(q), (a) => answerQuery(a, q));
+    return this.claims.withArchive(r, queryWrites(q), (a) => answerQuery(a, q));
   }
 
   /** A URL's detail: the catalogue's facts and its WARC record's headers; null when the URL was never discovered. */
   urlDetail(id: string, url: string): Promise<UrlDetail | null> {
-    return urlDetailOf(this.record(id).archiveDir, url, (canonical) => this.query(id, { kind: 'urlFacts', url: canonical }));
+    return urlDetailOf(this.library.record(id).archiveDir, url, (canonical) => this.query(id, { kind: 'urlFacts', url: canonical }));
   }
 
   /** The latest progress event and recent rates of a running job, so a reloaded UI draws its graphs at once. */
   progress(id: string): JobProgressHistory {
-    this.record(id);
-    return this.history.get(id);
+    this.library.record(id);
+    return this.runs.history.get(id);
   }
 
   /**
    * Opens a job's archive read-only for an export (or, `what` 'analysed', writable for a page
    * analysis), holding it until release: refused while the job runs, and no crawl starts meanwhile. Call release when done.
    */
-  openForExport(id: string, what: 'exported' | 'analysed' = 'exported'): { archive: Archive; job: JobRecord; release: () => void } {
+  openForExport(id: string, what: ClaimKind = 'exported'): { archive: Archive; job: JobRecord; release: () => void } {
     const r = this.idle(id, what);
-    if (this.exporting.has(id)) throw new HostError('conflict', `the archive is already being ${this.exporting.get(id)}`);
-    // An analysis writes its results into the catalogue; an export only reads.
-    const archive = openArchive(r.archiveDir, what === 'analysed');
-    this.exporting.set(id, what);
-    if (what === 'analysed') this.lent.set(id, archive);
-    return {
-      archive,
-      job: r,
-      release: () => {
-        this.lent.delete(id);
-        archive.close();
-        this.exporting.delete(id);
-      },
-    };
+    return { ...this.claims.claim(r, what), job: r };
   }
 
   /** Pauses every running crawl and waits for their checkpoints; then the data folder is released. */
   async shutdown(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.watch);
-    const running = [...this.runners.entries()];
-    for (const [id, runner] of running) {
-      runner.pause();
-      const r = this.records.get(id);
-      if (r && r.status === 'running') r.status = 'pausing';
-    }
-    await Promise.all(running.map(([, runner]) => runner.done));
-    // Let each run's completion handler record its final status before saving.
-    await new Promise((resolve) => setImmediate(resolve));
-    this.save();
+    if (this.runs.closed) return;
+    this.library.close();
+    await this.runs.shutdown();
+    this.library.save();
     this.opts.dataDir.release();
-  }
-
-  private launch(r: JobRecord): JobSummary {
-    if (this.closed) throw new HostError('conflict', 'the host is shutting down');
-    if (this.exporting.has(r.id)) throw new HostError('conflict', `the archive is being ${this.exporting.get(r.id)}`);
-    const runner = new CrawlRunner(
-      { archiveDir: r.archiveDir, gates: this.gates, ...(this.opts.progressIntervalMs !== undefined && { progressIntervalMs: this.opts.progressIntervalMs }) },
-      {
-        onProgress: (progress, urls) => {
-          this.facts.live(r.id, progress.counts, progress.elapsedMs);
-          this.history.remember(r.id, progress);
-          this.publish({ type: 'progress', id: r.id, progress });
-          if (urls.length) this.publish({ type: 'urls', id: r.id, events: urls });
-        },
-        onState: (state, _message, politeness) => {
-          if (state === 'pausing' && r.status === 'running') {
-            r.status = 'pausing';
-            this.changed(r);
-          }
-          // Changed while running (jobs.control or `harvest control`): the crawl kept it with the job.
-          if (politeness !== undefined) {
-            r.job = { ...(r.job as Job), politeness };
-            this.changed(r);
-          }
-        },
-      },
-    );
-    this.runners.set(r.id, runner);
-    this.history.delete(r.id);
-    r.status = 'running';
-    r.error = null;
-    void runner.done.then((outcome) => {
-      this.runners.delete(r.id);
-      const cancelled = this.cancelRequested.delete(r.id);
-      r.status = cancelled && outcome.state !== 'failed' && outcome.state !== 'finished' ? 'cancelled' : statusAfterRun(outcome.state);
-      r.error = outcome.state === 'failed' ? (outcome.error ?? 'the crawl failed') : outcome.state === 'finished' ? outcome.error : null;
-      r.bytesOnDisk = diskUsage(r.archiveDir);
-      this.facts.read(r.id, r.archiveDir);
-      if (this.records.has(r.id)) this.changed(r);
-    });
-    return this.changed(r);
-  }
-
-  private record(id: string): JobRecord {
-    const r = this.records.get(id);
-    if (!r) throw new HostError('not-found', `no job ${id}`);
-    return r;
-  }
-
-  /** The job, if no crawl of it is running. */
-  private idle(id: string, what: string): JobRecord {
-    const r = this.record(id);
-    if (this.runners.has(id)) throw new HostError('conflict', `a running job cannot be ${what}; pause it first`);
-    return r;
-  }
-
-  private withArchive<T>(r: JobRecord, writable: boolean, fn: (a: Archive) => T): T {
-    const held = this.lent.get(r.id);
-    if (held) return fn(held);
-    const a = openArchive(r.archiveDir, writable);
-    try {
-      return fn(a);
-    } finally {
-      a.close();
-    }
-  }
-
-  private summary(r: JobRecord): JobSummary {
-    const f = this.facts.get(r.id);
-    return {
-      id: r.id,
-      job: r.job as Job,
-      archiveDir: r.archiveDir,
-      status: r.status,
-      error: r.error,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-      revision: this.revisions.get(r.id) ?? 0,
-      counts: f?.counts ?? null,
-      durationMs: f?.durationMs ?? 0,
-      pages: f?.pages ?? 0,
-      capture: f?.capture ?? null,
-      startedAt: f?.startedAt ?? null,
-      finishedAt: f?.finishedAt ?? null,
-      schedule: r.schedule && scheduleInfo(r.schedule, this.now()),
-    };
-  }
-
-  private changed(r: JobRecord): JobSummary {
-    r.updatedAt = new Date().toISOString();
-    this.revisions.set(r.id, ++this.changes);
-    this.save();
-    const s = this.summary(r);
-    this.publish({ type: 'job', job: s });
-    return s;
-  }
-
-  private save(): void {
-    this.opts.dataDir.saveJobs([...this.records.values()]);
   }
 
   /** Sends an event to every listener (other host parts, such as exports, publish through here too). */
   publish(e: HostEvent): void {
-    for (const l of this.listeners) l(e);
+    this.library.publish(e);
+  }
+
+  private launch(r: JobRecord): JobSummary {
+    if (this.runs.closed) throw new HostError('conflict', 'the host is shutting down');
+    this.claims.assertFree(r.id);
+    return this.runs.launch(r);
+  }
+
+  /** The job, if no crawl of it is running. */
+  private idle(id: string, what: string): JobRecord {
+    const r = this.library.record(id);
+    if (this.runs.has(id)) throw new HostError('conflict', `a running job cannot be ${what}; pause it first`);
+    return r;
   }
 }
