@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as cheerio from 'cheerio';
+import { decodeBuffer } from 'encoding-sniffer';
 
 /** A run of plain text at the start of a paragraph: long enough to be the page's own words. */
 const PARAGRAPH = /<p(?:\s[^>]*)?>([^<]{40,})</;
@@ -18,9 +19,17 @@ export function fileOf(root, url) {
   return path.join(root, ...(p.endsWith('/') ? p + 'index.html' : p).split('/').filter(Boolean));
 }
 
+/** The file's HTML, decoded by its own charset (the Apache manual has EUC-KR, Shift_JIS, KOI8-R pages). */
+const htmlOf = (file) => decodeBuffer(readFileSync(file));
+
+/** Whether the file sends the browser on at once (a meta refresh): a replay shows its target, not it. */
+export function sendsOn(file) {
+  return existsSync(file) && /<meta\s[^>]*http-equiv=["']?refresh["']?[^>]*content=["']?\s*0\s*[;,]/i.test(htmlOf(file));
+}
+
 /** `{ title, words }` a replay of the file must show (`words` null when it has no plain paragraph). */
 export function expectedOf(file) {
-  const html = readFileSync(file, 'utf8');
+  const html = htmlOf(file);
   const $ = cheerio.load(html);
   const m = PARAGRAPH.exec(html);
   return { title: normal($('title').first().text()), words: m ? normal(cheerio.load(`<p>${m[1]}</p>`)('p').text()) : null };
