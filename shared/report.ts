@@ -33,21 +33,31 @@ export interface QaReport {
   imported?: ImportReport | null;
 }
 
+/** A record an import skipped: where it is and why. */
+export interface ImportProblem {
+  file: string;
+  offset: number;
+  why: string;
+}
+
+/** One imported file, as the catalogue's `imported_from` lists it. */
+export interface ImportedFile {
+  file: string;
+  bytes: number;
+  /** Records copied into the archive. */
+  records: number;
+  /** Records left out as already imported (from this file or another). */
+  duplicates: number;
+  /** The capture its records went to; null when it held nothing new. */
+  capture: number | null;
+  /** The archive's WARC file holding its records; null when it held nothing new. */
+  warc: string | null;
+}
+
 /** The import section of the QA report: the files read, and the records skipped (file, offset, why). */
 export interface ImportReport {
-  files: {
-    file: string;
-    bytes: number;
-    /** Records copied into the archive. */
-    records: number;
-    /** Records left out as already imported (from this file or another). */
-    duplicates: number;
-    /** The capture its records went to; null when it held nothing new. */
-    capture: number | null;
-    /** The archive's WARC file holding its records; null when it held nothing new. */
-    warc: string | null;
-  }[];
+  files: ImportedFile[];
   /** Every record skipped; `problems` lists the first of them. */
   skipped: number;
-  problems: { file: string; offset: number; why: string }[];
+  problems: ImportProblem[];
 }

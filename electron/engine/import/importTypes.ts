@@ -1,4 +1,7 @@
-/** What an import reports as it goes and when it ends. */
+import type { ImportedFile, ImportProblem } from '../../../shared/report.js';
+
+/** What an import reports as it goes and when it ends (its files and problems are the QA report's types). */
+export type { ImportedFile, ImportProblem };
 
 export interface ImportProgress {
   /** Reading records (done and total are bytes of the input files), then the offline copy's rewrite (URL ids checked). */
@@ -9,27 +12,6 @@ export interface ImportProgress {
   damaged: number;
   /** Records left out as already imported. */
   duplicates: number;
-}
-
-/** A record that could not be imported: where it is and why. */
-export interface ImportProblem {
-  file: string;
-  offset: number;
-  why: string;
-}
-
-/** One imported file, as the catalogue's `imported_from` lists it. */
-export interface ImportedFile {
-  file: string;
-  bytes: number;
-  /** Records copied into the archive. */
-  records: number;
-  /** Records left out as already imported. */
-  duplicates: number;
-  /** The capture its records went to; null when it held nothing new. */
-  capture: number | null;
-  /** The archive's WARC file holding its records; null when it held nothing new. */
-  warc: string | null;
 }
 
 export interface ImportResult {
