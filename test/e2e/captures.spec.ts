@@ -84,7 +84,7 @@ test('an archivist browses an earlier capture of a changed page and compares its
 
     await test.step('compare text shows the change side by side', async () => {
       await page.getByTestId('compare-text').click();
-      await expect(page.getByTestId('diff-summary')).toHaveText('1 word removed, 1 word added.');
+      await expect(page.getByTestId('diff-summary')).toHaveText('1 word removed, 1 word added.', { timeout: 30_000 });
       await expect(page.getByTestId('diff-before').locator('del')).toHaveText('Friday');
       await expect(page.getByTestId('diff-after').locator('ins')).toHaveText('Saturday');
       await shot(page, 'viewer-text-diff');
