@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { FetchError } from './errors.js';
 import { LARGE_BODY_BYTES } from './exchange.js';
+import { beforeLargeBuffer, COLLECT_AFTER_BYTES } from '../memory/largeGarbage.js';
 
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
@@ -132,11 +133,18 @@ async function decodePieces(data: Buffer, coding: Coding, maxBytes: number, take
   const stream = decoderStream(coding);
   stream.end(data);
   let at = 0;
+  let sinceHint = 0;
   try {
     for await (const piece of stream as AsyncIterable<Buffer>) {
       if (at + piece.length > maxBytes) throw Object.assign(new RangeError(`output over ${maxBytes} bytes`), { code: 'ERR_BUFFER_TOO_LARGE' });
       take(piece, at);
       at += piece.length;
+      // Each piece is a buffer of its own, garbage once taken: 50 MB of them for a 50 MB bomb.
+      sinceHint += piece.length;
+      if (sinceHint >= COLLECT_AFTER_BYTES) {
+        beforeLargeBuffer(sinceHint);
+        sinceHint = 0;
+      }
     }
   } finally {
     stream.destroy();
