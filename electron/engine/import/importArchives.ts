@@ -187,7 +187,10 @@ async function readAll(archive: Archive, warcs: WarcInput[], seeds: ReadonlySet<
               capture: () => (begun ? c.currentCapture() : null),
               newWarc: () => WarcCopy.create(archive.warcDir, start, ++serial),
             });
-        if (!file.done) return { ...resultOf(archive, true), files: warcs.length };
+        if (!file.done) {
+          index.close();
+          return { ...resultOf(archive, true), files: warcs.length };
+        }
         if (file.lastMs !== null && file.lastMs > last.getTime()) last = new Date(file.lastMs);
       }
       if (!begun || g < groupsEnded) continue;
