@@ -80,6 +80,7 @@ export class ImportManager {
   /** Pauses a running import at its next record. */
   pause(importId: string): ImportStatus {
     const entry = this.entry(importId);
+    if (entry.status.progress.phase === 'rewriting') throw new HostError('conflict', `the import into ${entry.status.outDir} is writing the offline copy, which can't be paused; it ends soon`);
     if (entry.status.state === 'running') {
       entry.pausing = true;
       entry.status.state = 'pausing';

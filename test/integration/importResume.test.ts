@@ -92,6 +92,9 @@ describe('harvest import: killed, paused and resumed', { timeout: 900_000 }, () 
     const last = await runHarvest(args(stops.length), { timeoutMs: WAIT_MS });
     assert.equal(last.status, 0, last.stderr);
     assert.deepEqual(archiveContents(out), reference);
+    const again = await runHarvest(args(stops.length + 1), { timeoutMs: WAIT_MS });
+    assert.equal(again.status, 2, again.stderr);
+    assert.match(again.stderr, /already holds a finished import; choose a new folder/);
     const wacz = path.join(work, 'killed.wacz');
     const e = await runHarvest(['export', out, '--format', 'wacz', '--out', wacz, '--quiet'], { timeoutMs: WAIT_MS });
     assert.equal(e.status, 0, e.stderr);

@@ -105,10 +105,27 @@ export function interruptedImportOf(dir: string): ImportRun | null {
   }
 }
 
+/** Whether `dir` holds an archive an import made and finished. */
+function finishedImport(dir: string): boolean {
+  if (!existsSync(path.join(dir, CATALOGUE_FILE))) return false;
+  let archive: Archive;
+  try {
+    archive = Archive.open(dir, { readonly: true });
+  } catch {
+    return false;
+  }
+  try {
+    return importRunOf(archive.catalogue) !== null;
+  } finally {
+    archive.close();
+  }
+}
+
 /** A new archive for the import, or the one an interrupted import of the same inputs left in `outDir`. */
 function openFor(outDir: string, run: ImportRun): Archive {
   const before = interruptedImportOf(outDir);
   if (before === null) {
+    if (finishedImport(outDir)) throw new ArchiveUsageError(`${path.resolve(outDir)} already holds a finished import; choose a new folder`);
     const archive = Archive.create(outDir, parseJob({ name: run.name ?? 'Import', seeds: [PROVISIONAL_SEED] }));
     archive.catalogue.transaction(() => setImportRun(archive.catalogue, run));
     return archive;
