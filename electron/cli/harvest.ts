@@ -89,6 +89,9 @@ async function main(argv: string[]): Promise<number> {
         'retry-failed': { type: 'boolean' },
       });
       if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>', 'resume');
+      // An archive an import was making goes on with the import.
+      const imports = await import('./import.js');
+      if (imports.isUnfinishedImport(positionals[0]!)) return imports.runImportResume(positionals[0]!, values.quiet ?? false, values['events-jsonl']);
       const events = openEventLog(values['events-jsonl']);
       if (values['retry-failed']) {
         const archive = Archive.open(positionals[0]!);
