@@ -180,6 +180,7 @@ export class QaManager {
         result,
         reference: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'reference'),
         copy: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'copy'),
+        replay: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'replay'),
       };
     });
   }

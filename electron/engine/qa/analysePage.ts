@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import type { QaMissing, QaPageResult } from '../../../shared/qa.js';
+import { worstOfCopies, type QaCopyResult, type QaMissing, type QaPageResult } from '../../../shared/qa.js';
 import type { BrowserPool } from '../render/browserPool.js';
 import { mirrorFileOf, mirrorUrlOf } from '../render/mirrorBroker.js';
 import { RenderAbortedError, type RenderedPage } from '../render/types.js';
@@ -9,6 +9,7 @@ import type { CopySource } from './captureBroker.js';
 import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
 import { RecordingBroker, type RecordedRequest } from './recordingBroker.js';
+import type { ReplayCopy } from './replayCopy.js';
 import { screenshotMatch } from './screenshotMatch.js';
 import { textMatch } from './textMatch.js';
 import { visibleText } from './visibleText.js';
@@ -17,21 +18,31 @@ export interface PageAnalysisContext {
   pool: BrowserPool;
   /** The copy compared: the offline copy, or an earlier capture's files. */
   mirror: CopySource;
+  /** Whether the mirror copy is compared (`--copies`). */
+  compareMirror: boolean;
+  /** The WACZ replay of the capture, when it is compared. */
+  replay: ReplayCopy | null;
+  /** The time limit and settling wait of a replayed page (a render's). */
+  replayLimits: { pageTimeoutMs: number; settleMs: number };
   files: ArchivedFiles;
   userAgent: string;
   signal: AbortSignal;
-  /** Keeps what a compared page showed (both captures and texts), before its result is recorded. */
+  /** Keeps what a compared page showed (the captures and texts of each side), before its result is recorded. */
   keep?: (url: string, localPath: string, evidence: PageEvidence) => Promise<void>;
 }
 
-/** One page: the live page and its offline copy rendered alike, then compared. */
+const rethrowAbort = (e: unknown, signal: AbortSignal): void => {
+  if (e instanceof RenderAbortedError || signal.aborted) throw new RenderAbortedError();
+};
+
+/** One page: the reference and each copy rendered alike, then compared. */
 export async function analysePage(ctx: PageAnalysisContext, url: string, capture: number): Promise<QaPageResult> {
   const result: QaPageResult = {
     url,
     capture,
     analysedAt: new Date().toISOString(),
     reference: 'live',
-    copy: 'mirror',
+    copies: {},
     textMatch: null,
     screenshotMatch: null,
     missing: [],
@@ -43,41 +54,63 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   const live = new RecordingBroker(new LiveBroker(ctx.userAgent));
   const copy = new RecordingBroker(ctx.mirror);
   let reference: RenderedPage;
-  let copied: RenderedPage;
   try {
     const response = await fetchLive(url, ctx.userAgent, ctx.signal);
     if (response.status >= 400) return { ...result, error: `the live page answered HTTP ${response.status}` };
     reference = await ctx.pool.render({ url, response, broker: live, signal: ctx.signal });
   } catch (e) {
-    if (e instanceof RenderAbortedError || ctx.signal.aborted) throw new RenderAbortedError();
+    rethrowAbort(e, ctx.signal);
     return { ...result, error: `the live page could not be rendered: ${(e as Error).message}` };
   }
-  const copyUrl = mirrorUrlOf(localPath);
-  try {
-    copied = await ctx.pool.render({ url: copyUrl, response: await ctx.mirror.read(localPath), broker: copy, signal: ctx.signal });
-  } catch (e) {
-    if (e instanceof RenderAbortedError || ctx.signal.aborted) throw new RenderAbortedError();
-    return { ...result, error: `the offline copy could not be rendered: ${(e as Error).message}` };
-  }
   const referenceText = visibleText(reference.html);
-  const copyText = visibleText(copied.html);
-  await ctx.keep?.(url, localPath, { reference: { image: reference.thumbnail, text: referenceText }, copy: { image: copied.thumbnail, text: copyText } });
+  const compare = (html: string, thumbnail: Buffer, requests: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaCopyResult => ({
+    textMatch: textMatch(referenceText, visibleText(html)),
+    screenshotMatch: screenshotMatch(reference.thumbnail, thumbnail),
+    missing: missingFrom(live.requests, requests, loadedBy),
+    error: null,
+  });
+  const failed = (error: string): QaCopyResult => ({ textMatch: null, screenshotMatch: null, missing: [], error });
+  const evidence: PageEvidence = { reference: { image: reference.thumbnail, text: referenceText } };
+  const copies: QaPageResult['copies'] = {};
+  const copyUrl = mirrorUrlOf(localPath);
+  let mirrorHtml: string | null = null;
+  if (ctx.compareMirror) {
+    try {
+      const copied = await ctx.pool.render({ url: copyUrl, response: await ctx.mirror.read(localPath), broker: copy, signal: ctx.signal });
+      mirrorHtml = copied.html;
+      copies.mirror = compare(copied.html, copied.thumbnail, copy.requests, (r) => {
+        const file = mirrorFileOf(r.url);
+        return file === null ? [] : ctx.files.urlsAtPath(file);
+      });
+      evidence.copy = { image: copied.thumbnail, text: visibleText(copied.html) };
+    } catch (e) {
+      rethrowAbort(e, ctx.signal);
+      copies.mirror = failed(`the offline copy could not be rendered: ${(e as Error).message}`);
+    }
+  }
+  if (ctx.replay !== null) {
+    try {
+      const replayed = await ctx.replay.render(ctx.pool, url, ctx.replayLimits.pageTimeoutMs, ctx.replayLimits.settleMs, ctx.signal);
+      copies.replay = compare(replayed.html, replayed.thumbnail, replayed.requests, (r) => [canonicalize(r.url) ?? r.url]);
+      evidence.replay = { image: replayed.thumbnail, text: visibleText(replayed.html) };
+    } catch (e) {
+      rethrowAbort(e, ctx.signal);
+      copies.replay = failed(`the replay could not be shown: ${(e as Error).message}`);
+    }
+  }
+  await ctx.keep?.(url, localPath, evidence);
   return {
     ...result,
-    textMatch: textMatch(referenceText, copyText),
-    screenshotMatch: screenshotMatch(reference.thumbnail, copied.thumbnail),
-    missing: missingFrom(live.requests, copy.requests, ctx.files),
-    deadLinks: deadLinks(copied.html, copyUrl, ctx.files),
+    copies,
+    ...worstOfCopies(copies),
+    deadLinks: mirrorHtml === null ? [] : deadLinks(mirrorHtml, copyUrl, ctx.files),
   };
 }
 
-/** What the reference loaded that the copy did not, each URL once. */
-function missingFrom(reference: RecordedRequest[], copy: RecordedRequest[], files: ArchivedFiles): QaMissing[] {
+/** What the reference loaded that the copy did not, each URL once; `loadedBy` names the archived URLs a copy's request stands for. */
+function missingFrom(reference: RecordedRequest[], copy: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaMissing[] {
   const loaded = new Set<string>();
-  for (const r of copy) {
-    const file = r.ok ? mirrorFileOf(r.url) : null;
-    if (file !== null) for (const u of files.urlsAtPath(file)) loaded.add(u);
-  }
+  for (const r of copy) if (r.ok) for (const u of loadedBy(r)) loaded.add(u);
   const missing = new Map<string, QaMissing>();
   for (const r of reference) {
     if (!r.ok) continue;
