@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { QaPageResult } from '../../shared/qa.js';
+import type { QaReport } from '../../shared/report.js';
 import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { waczPackage, writeZip } from '../helpers/zipFiles.js';
@@ -87,6 +88,14 @@ describe('QA analysis: the WACZ replay as a second copy', { skip: existsSync(CHR
       assert.ok(replay.missing.some((m) => m.url === `${bench.origin}/assets/css/main.css` && m.type === 'stylesheet'), `${p.url}: ${JSON.stringify(replay.missing)}`);
       assert.equal(p.screenshotMatch, replay.screenshotMatch, `${p.url}: the page is ranked by its worse copy`);
     }
+    // The QA report shows each copy's figures: the replay's low, the offline copy's not.
+    const report = await runHarvest(['report', archive(), '--format', 'json']);
+    const worst = (JSON.parse(report.stdout) as QaReport).analysis?.worst[0];
+    assert.ok(worst?.copies.replay && worst.copies.replay.screenshotMatch! < 0.9, report.stdout.slice(0, 500));
+    const md = await runHarvest(['report', archive(), '--format', 'md']);
+    const section = md.stdout.split('## Pages to look at first')[1]?.split('\n## ')[0] ?? '';
+    assert.match(section, /\| Offline copy \(text \/ screenshot\) \| Replay \(text \/ screenshot\) \| Reference \|/);
+    assert.match(section, new RegExp(`\\| ${bench.origin}/\\S* \\| [\\d.]+% \\| [\\d.]+% \\| [\\d.]+% / (?:100\\.0|9\\d\\.\\d)% \\| [\\d.]+% / [0-8]?\\d\\.\\d% \\| live \\|`));
     const mirrorOnly = await qa(archive(), '--fresh', '--limit', '2', '--copies', 'mirror', '--wacz', damaged);
     assert.equal(mirrorOnly.status, 0, mirrorOnly.stderr);
     for (const p of mirrorOnly.pages) assert.deepEqual(Object.keys(p.copies), ['mirror'], p.url);

@@ -13,7 +13,7 @@ const page = (url: string, textMatch: number | null, screenshotMatch: number | n
   capture: 1,
   analysedAt: '2026-01-03T00:00:00.000Z',
   reference: 'live',
-  copy: 'mirror',
+  copies: { mirror: { textMatch, screenshotMatch, missing: extra.missing ?? [], error: extra.error ?? null } },
   textMatch,
   screenshotMatch,
   missing: [],
@@ -44,6 +44,7 @@ const detail = (r: QaPageResult): QaPageDetail => ({
   result: r,
   reference: { image: PNG, text: 'Items: apple banana cherry' },
   copy: { image: PNG, text: 'Items:' },
+  replay: { image: null, text: null },
 });
 
 const status = (over: Partial<QaRunStatus> = {}): QaRunStatus => ({
@@ -126,15 +127,48 @@ describe('page analysis (Report screen)', () => {
         .map((l) => l.textContent),
       ['a.test/items/1.html'],
     );
-    assert.equal(within(d).getByTestId('qa-shot-reference').getAttribute('alt'), 'The live page’s first screenful (reference)');
+    assert.equal(within(d).getByTestId('qa-shot-reference').getAttribute('alt'), 'Live page: first screenful (reference)');
     assert.ok(within(d).getByTestId('qa-shot-copy'));
-    const slider = within(d).getByLabelText(/Live page on the left, archived copy on the right/) as HTMLInputElement;
+    const slider = within(d).getByLabelText(/Live page on the left, offline copy on the right/) as HTMLInputElement;
     fireEvent.change(slider, { target: { value: '30' } });
     assert.equal((within(d).getByTestId('qa-wipe-reference') as HTMLElement).style.clipPath, 'inset(0 70% 0 0)');
     assert.equal(within(d).getByTestId('qa-diff-reference').querySelector('del')?.textContent?.trim(), 'apple banana cherry');
-    assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /3 words of the live page missing from the copy/);
+    assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /3 words of the live page missing from the offline copy/);
     fireEvent.click(within(d).getByTestId('qa-detail-close'));
     assert.equal(screen.queryByTestId('qa-detail'), null);
+  });
+
+  it('switches between the copies compared: the replay’s figures, pictures, text and what it lacks', async () => {
+    const REPLAY = 'data:image/png;base64,UkVQTEFZ';
+    const both = page('http://a.test/both', 0.9, 0.4, {
+      reference: 'crawl-render',
+      copies: {
+        mirror: { textMatch: 1, screenshotMatch: 1, missing: [], error: null },
+        replay: { textMatch: 0.9, screenshotMatch: 0.4, missing: [{ url: 'http://a.test/main.css', type: 'stylesheet' }], error: null },
+      },
+      missing: [{ url: 'http://a.test/main.css', type: 'stylesheet' }],
+    });
+    api = fakeApi({
+      'qa.status': () => ok(null),
+      'qa.results': () => ok(results([both])),
+      'qa.page': () => ok({ ...detail(both), copy: { image: PNG, text: 'Items: apple banana cherry' }, replay: { image: REPLAY, text: 'Items: apple' } }),
+    });
+    setApi(api);
+    render(<PageAnalysis jobId="a" />);
+    await settle();
+    fireEvent.click(within(screen.getAllByTestId('qa-row')[0]!).getByTestId('qa-row-open'));
+    await settle();
+    const d = screen.getByTestId('qa-detail');
+    assert.match(within(d).getByTestId('qa-detail-figures').textContent ?? '', /reference: crawl-time render/);
+    assert.match(within(d).getByTestId('qa-copy-switch').textContent ?? '', /Offline copy: text 100.0%, screenshot 100.0%.*WACZ replay: text 90.0%, screenshot 40.0%/);
+    // The offline copy first: it lacks nothing.
+    assert.ok(within(d).getByTestId('qa-missing-none'));
+    assert.equal(within(d).getByTestId('qa-shot-copy').getAttribute('src'), PNG);
+    fireEvent.click(within(d).getByTestId('qa-copy-replay'));
+    assert.equal(within(d).getByTestId('qa-shot-copy').getAttribute('src'), REPLAY);
+    assert.equal(within(d).getByTestId('qa-shot-reference').getAttribute('alt'), 'Crawl-time render: first screenful (reference)');
+    assert.deepEqual(within(d).getAllByTestId('qa-missing-row').map((r) => r.textContent), ['stylesheethttp://a.test/main.css']);
+    assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /2 words of the crawl-time render missing from the wacz replay/);
   });
 
   it('a page with nothing missing says so', async () => {
