@@ -76,6 +76,7 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     replay,
     replayLimits: { pageTimeoutMs: settings.pageTimeoutMs, settleMs: settings.settleMs },
     files,
+    archiveDir: archive.dir,
     userAgent: userAgentFor(archive.job),
     signal: opts.signal,
     keep: (_url: string, localPath: string, evidence: PageEvidence) => writeEvidence(archive.dir, capture, localPath, evidence),

@@ -1,10 +1,11 @@
 import * as cheerio from 'cheerio';
-import { worstOfCopies, type QaCopyResult, type QaMissing, type QaPageResult } from '../../../shared/qa.js';
+import { worstOfCopies, type QaCopyResult, type QaMissing, type QaPageResult, type QaReference } from '../../../shared/qa.js';
 import type { BrowserPool } from '../render/browserPool.js';
 import { mirrorFileOf, mirrorUrlOf } from '../render/mirrorBroker.js';
-import { RenderAbortedError, type RenderedPage } from '../render/types.js';
+import { RenderAbortedError } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import type { ArchivedFiles } from './archivedFiles.js';
+import { readCrawlRender } from './crawlRender.js';
 import type { CopySource } from './captureBroker.js';
 import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
@@ -25,6 +26,8 @@ export interface PageAnalysisContext {
   /** The time limit and settling wait of a replayed page (a render's). */
   replayLimits: { pageTimeoutMs: number; settleMs: number };
   files: ArchivedFiles;
+  /** The archive folder, where a rendered crawl kept its pages' renders (used as the reference where there is one). */
+  archiveDir: string;
   userAgent: string;
   signal: AbortSignal;
   /** Keeps what a compared page showed (the captures and texts of each side), before its result is recorded. */
@@ -51,22 +54,15 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   };
   const localPath = ctx.files.localPath(url);
   if (localPath === null) return { ...result, error: 'no copy in the offline copy' };
-  const live = new RecordingBroker(new LiveBroker(ctx.userAgent));
   const copy = new RecordingBroker(ctx.mirror);
-  let reference: RenderedPage;
-  try {
-    const response = await fetchLive(url, ctx.userAgent, ctx.signal);
-    if (response.status >= 400) return { ...result, error: `the live page answered HTTP ${response.status}` };
-    reference = await ctx.pool.render({ url, response, broker: live, signal: ctx.signal });
-  } catch (e) {
-    rethrowAbort(e, ctx.signal);
-    return { ...result, error: `the live page could not be rendered: ${(e as Error).message}` };
-  }
-  const referenceText = visibleText(reference.html);
+  const reference = await referenceOf(ctx, url, localPath, capture);
+  if ('error' in reference) return { ...result, error: reference.error };
+  result.reference = reference.kind;
+  const referenceText = reference.text;
   const compare = (html: string, thumbnail: Buffer, requests: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaCopyResult => ({
     textMatch: textMatch(referenceText, visibleText(html)),
     screenshotMatch: screenshotMatch(reference.thumbnail, thumbnail),
-    missing: missingFrom(live.requests, requests, loadedBy),
+    missing: missingFrom(reference.requests, requests, loadedBy),
     error: null,
   });
   const failed = (error: string): QaCopyResult => ({ textMatch: null, screenshotMatch: null, missing: [], error });
@@ -78,10 +74,13 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
     try {
       const copied = await ctx.pool.render({ url: copyUrl, response: await ctx.mirror.read(localPath), broker: copy, signal: ctx.signal });
       mirrorHtml = copied.html;
-      copies.mirror = compare(copied.html, copied.thumbnail, copy.requests, (r) => {
+      const mirrored = compare(copied.html, copied.thumbnail, copy.requests, (r) => {
         const file = mirrorFileOf(r.url);
         return file === null ? [] : ctx.files.urlsAtPath(file);
       });
+      // A rendered crawl's copy is the DOM its scripts built, the scripts taken out: what they
+      // loaded is in it already, and nothing the copy lacks.
+      copies.mirror = runsScripts(copied.html) ? mirrored : { ...mirrored, missing: mirrored.missing.filter((m) => !SCRIPT_LOADS.has(m.type)) };
       evidence.copy = { image: copied.thumbnail, text: visibleText(copied.html) };
     } catch (e) {
       rethrowAbort(e, ctx.signal);
@@ -105,6 +104,43 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
     ...worstOfCopies(copies),
     deadLinks: mirrorHtml === null ? [] : deadLinks(mirrorHtml, copyUrl, ctx.files),
   };
+}
+
+/** What only a page's scripts load (Playwright's resource types). */
+const SCRIPT_LOADS = new Set(['script', 'fetch', 'xhr', 'eventsource', 'websocket']);
+/** Script types a browser runs (as serializeDom removes them). */
+const SCRIPT_TYPE = /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript|text\/jscript|text\/livescript|text\/x-javascript|application\/x-javascript)$/i;
+
+/** Whether a rendered document holds any script the browser runs. */
+function runsScripts(html: string): boolean {
+  const $ = cheerio.load(html);
+  return $('script').toArray().some((el) => SCRIPT_TYPE.test(($(el).attr('type') ?? '').trim()));
+}
+
+interface Reference {
+  kind: QaReference;
+  thumbnail: Buffer;
+  text: string;
+  requests: RecordedRequest[];
+}
+
+/**
+ * What the copies are compared with: the page's crawl-time render where the capture's crawl rendered
+ * it (nothing is asked of the live site then), or else the live page rendered now.
+ */
+async function referenceOf(ctx: PageAnalysisContext, url: string, localPath: string, capture: number): Promise<Reference | { error: string }> {
+  const crawled = readCrawlRender(ctx.archiveDir, localPath, capture);
+  if (crawled !== null) return { kind: 'crawl-render', thumbnail: crawled.thumbnail, text: crawled.record.text, requests: crawled.record.requests };
+  const live = new RecordingBroker(new LiveBroker(ctx.userAgent));
+  try {
+    const response = await fetchLive(url, ctx.userAgent, ctx.signal);
+    if (response.status >= 400) return { error: `the live page answered HTTP ${response.status}` };
+    const rendered = await ctx.pool.render({ url, response, broker: live, signal: ctx.signal });
+    return { kind: 'live', thumbnail: rendered.thumbnail, text: visibleText(rendered.html), requests: live.requests };
+  } catch (e) {
+    rethrowAbort(e, ctx.signal);
+    return { error: `the live page could not be rendered: ${(e as Error).message}` };
+  }
 }
 
 /** What the reference loaded that the copy did not, each URL once; `loadedBy` names the archived URLs a copy's request stands for. */
