@@ -26,6 +26,11 @@ export interface QaCopyResult {
   missing: QaMissing[];
   /** Why this copy could not be compared (its render failed). */
   error: string | null;
+  /**
+   * Why this copy was left out of the comparison, though it showed: the replayed page left for
+   * another address by script (ReplayWeb.page follows a client-side redirect the renders stop at).
+   */
+  skipped?: string;
 }
 
 export interface QaPageResult {
@@ -54,7 +59,7 @@ export interface QaPageResult {
 
 /** A page's top-level figures from its copies': the worst of each (see QaPageResult). */
 export function worstOfCopies(copies: Partial<Record<QaCopy, QaCopyResult>>): Pick<QaPageResult, 'textMatch' | 'screenshotMatch' | 'missing' | 'error'> {
-  const all = QA_COPIES.flatMap((c) => (copies[c] ? [copies[c]] : []));
+  const all = QA_COPIES.flatMap((c) => (copies[c] && copies[c].skipped === undefined ? [copies[c]] : []));
   const lowest = (k: 'textMatch' | 'screenshotMatch'): number | null =>
     all.some((c) => c[k] === null) || all.length === 0 ? null : Math.min(...all.map((c) => c[k] as number));
   const missing = new Map<string, QaMissing>();

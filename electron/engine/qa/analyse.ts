@@ -19,7 +19,7 @@ export interface AnalyseOptions {
   fresh?: boolean;
   /** Analyse exactly these pages again (a patch's), whatever an earlier run found; their results are replaced. */
   pages?: string[];
-  /** The copies compared with the reference; default both, the mirror and the WACZ replay. */
+  /** The copies compared with the reference; default both, the mirror and the WACZ replay (for `pages`, those their earlier results compared). */
   copies?: readonly QaCopy[];
   /** A WACZ exported from the archive to replay; default the capture exported now. */
   wacz?: string;
@@ -63,7 +63,7 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
   if (opts.pages !== undefined) urls.push(...opts.pages);
   else for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
   const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
-  const copies = opts.copies ?? QA_COPIES;
+  const copies = opts.copies ?? (opts.pages === undefined ? QA_COPIES : copiesComparedBefore(store, capture, opts.pages));
   // The replay needs the capture as a WACZ: exported once, before any page (nothing to do, nothing exported).
   const replay = copies.includes('replay') && todo.length > 0 ? await ReplayCopy.open(archive, capture, opts.signal, opts.wacz) : null;
   const pool = new BrowserPool({ ...settings, screenshots: false });
@@ -109,6 +109,13 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     await replay?.close();
   }
   return { capture, analysed, kept: done.size };
+}
+
+/** The copies earlier results of these pages compared (a patch analyses its pages again alike); all where none. */
+function copiesComparedBefore(store: QaStore, capture: number, pages: readonly string[]): readonly QaCopy[] {
+  const seen = new Set<QaCopy>();
+  for (const url of pages) for (const c of QA_COPIES) if (store.result(capture, url)?.copies[c] !== undefined) seen.add(c);
+  return seen.size === 0 ? QA_COPIES : QA_COPIES.filter((c) => seen.has(c));
 }
 
 /** The figures of a capture's analysis for the QA report; null if it was never analysed. */

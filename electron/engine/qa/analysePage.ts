@@ -72,7 +72,8 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   let mirrorHtml: string | null = null;
   if (ctx.compareMirror) {
     try {
-      const copied = await ctx.pool.render({ url: copyUrl, response: await ctx.mirror.read(localPath), broker: copy, signal: ctx.signal });
+      const file = await ctx.mirror.read(localPath);
+      const copied = await ctx.pool.render({ url: copyUrl, response: file, broker: copy, signal: ctx.signal });
       mirrorHtml = copied.html;
       const mirrored = compare(copied.html, copied.thumbnail, copy.requests, (r) => {
         const file = mirrorFileOf(r.url);
@@ -80,7 +81,7 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
       });
       // A rendered crawl's copy is the DOM its scripts built, the scripts taken out: what they
       // loaded is in it already, and nothing the copy lacks.
-      copies.mirror = runsScripts(copied.html) ? mirrored : { ...mirrored, missing: mirrored.missing.filter((m) => !SCRIPT_LOADS.has(m.type)) };
+      copies.mirror = runsScripts(file.body.toString('utf8')) ? mirrored : { ...mirrored, missing: mirrored.missing.filter((m) => !SCRIPT_LOADS.has(m.type)) };
       evidence.copy = { image: copied.thumbnail, text: visibleText(copied.html) };
     } catch (e) {
       rethrowAbort(e, ctx.signal);
@@ -90,7 +91,10 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   if (ctx.replay !== null) {
     try {
       const replayed = await ctx.replay.render(ctx.pool, url, ctx.replayLimits.pageTimeoutMs, ctx.replayLimits.settleMs, ctx.signal);
-      copies.replay = compare(replayed.html, replayed.thumbnail, replayed.requests, (r) => [canonicalize(r.url) ?? r.url]);
+      copies.replay =
+        replayed.leftFor === null
+          ? compare(replayed.html, replayed.thumbnail, replayed.requests, (r) => [canonicalize(r.url) ?? r.url])
+          : { textMatch: null, screenshotMatch: null, missing: [], error: null, skipped: `the replay left for ${replayed.leftFor} by script, where the renders stay on the page` };
       evidence.replay = { image: replayed.thumbnail, text: visibleText(replayed.html) };
     } catch (e) {
       rethrowAbort(e, ctx.signal);
@@ -111,7 +115,7 @@ const SCRIPT_LOADS = new Set(['script', 'fetch', 'xhr', 'eventsource', 'websocke
 /** Script types a browser runs (as serializeDom removes them). */
 const SCRIPT_TYPE = /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript|text\/jscript|text\/livescript|text\/x-javascript|application\/x-javascript)$/i;
 
-/** Whether a rendered document holds any script the browser runs. */
+/** Whether a document (the copy's file as stored; a render's DOM has its scripts taken out) holds any script the browser runs. */
 function runsScripts(html: string): boolean {
   const $ = cheerio.load(html);
   return $('script').toArray().some((el) => SCRIPT_TYPE.test(($(el).attr('type') ?? '').trim()));

@@ -20,6 +20,8 @@ export interface ReplayedPage {
   thumbnail: Buffer;
   /** The archived URLs the replayed page asked for, and whether the replay had them. */
   requests: RecordedRequest[];
+  /** Where the replayed page went by script (a client-side redirect ReplayWeb.page followed), or null. */
+  leftFor: string | null;
 }
 
 /**
@@ -161,7 +163,8 @@ export class ReplayCopy {
         reserve,
         'the replayed page picture',
       );
-      return { html, thumbnail: Buffer.from(shot.data, 'base64'), requests };
+      const shown = archivedUrlOf(frame.url(), url);
+      return { html, thumbnail: Buffer.from(shot.data, 'base64'), requests, leftFor: shown !== null && !sameUrl(shown, url) ? shown : null };
     } finally {
       await cdp.detach().catch(() => {});
     }

@@ -7,7 +7,7 @@ const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}
 function copyCell(p: QaPageResult, copy: QaCopy): string {
   const c = p.copies[copy];
   if (c === undefined) return 'not compared';
-  return c.error ?? `${pct(c.textMatch)} / ${pct(c.screenshotMatch)}`;
+  return c.skipped ?? c.error ?? `${pct(c.textMatch)} / ${pct(c.screenshotMatch)}`;
 }
 
 /** The page analysis (`harvest qa`) as report tables: the score histogram, then the pages to look at first. */

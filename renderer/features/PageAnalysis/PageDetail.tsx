@@ -68,7 +68,7 @@ function DetailBody({ d }: { d: QaPageDetail }) {
           {compared.map((c) => (
             <label key={c}>
               <input type="radio" name="qa-copy" value={c} checked={c === copy} onChange={() => setChosen(c)} data-testid={`qa-copy-${c}`} />{' '}
-              {COPY_NAMES[c]}: text {pct(r.copies[c]!.textMatch)}, screenshot {pct(r.copies[c]!.screenshotMatch)}
+              {COPY_NAMES[c]}: {r.copies[c]!.skipped ? `not compared (${r.copies[c]!.skipped})` : `text ${pct(r.copies[c]!.textMatch)}, screenshot ${pct(r.copies[c]!.screenshotMatch)}`}
             </label>
           ))}
         </fieldset>
