@@ -116,8 +116,10 @@ export interface QaRunStatus {
 
 /** One page of a capture's results, worst first, with the figures of all of them. */
 export interface QaResultsPage {
-  /** The capture the results are of (the newest, which the analysis compares); null for an archive never analysed. */
+  /** The capture the results are of (the one asked for, else the newest, which the analysis compares); null for one never analysed. */
   capture: number | null;
+  /** Captures with an analysis, newest first (earlier captures are analysed with `harvest qa --capture N`). */
+  captures: number[];
   /** Pages with a result. */
   total: number;
   /** Archived HTML pages of the capture: what a complete analysis compares (pages - total are left). */

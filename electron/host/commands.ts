@@ -158,8 +158,8 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'qa.patch': (a) => qa.patch(a.id),
     'qa.pause': (a) => qa.pause(a.id),
     'qa.status': (a) => qa.status(a.id),
-    'qa.results': (a) => qa.results(a.id, a.offset, a.limit),
-    'qa.page': (a) => qa.page(a.id, a.url),
+    'qa.results': (a) => qa.results(a.id, a.offset, a.limit, a.capture),
+    'qa.page': (a) => qa.page(a.id, a.url, a.capture),
     'archives.import': (a) => imports.start(a),
     'dialog.chooseImportFiles': async () => ({ paths: await shell.chooseImportFiles() }),
   };

@@ -37,7 +37,7 @@ const ROWS: QaPageResult[] = [
 ];
 const HISTOGRAM = [0, 0, 0, 1, 0, 0, 1, 0, 0, 1];
 
-const results = (rows = ROWS): QaResultsPage => ({ capture: 1, total: rows.length, pages: 6, histogram: HISTOGRAM, errors: 1, withMissing: 1, rows });
+const results = (rows = ROWS): QaResultsPage => ({ capture: 1, captures: [1], total: rows.length, pages: 6, histogram: HISTOGRAM, errors: 1, withMissing: 1, rows });
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const detail = (r: QaPageResult): QaPageDetail => ({
@@ -171,6 +171,28 @@ describe('page analysis (Report screen)', () => {
     assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /2 words of the crawl-time render missing from the wacz replay/);
   });
 
+  it('shows an earlier capture’s analysis when picked: its rows and page detail, without the actions on the newest', async () => {
+    const earlier = page('http://a.test/old', 0.5, 0.5);
+    api = fakeApi({
+      'qa.status': () => ok(null),
+      'qa.results': (a) => ok((a as { capture?: number }).capture === 1 ? { ...results([earlier]), capture: 1, captures: [2, 1] } : { ...results(), capture: 2, captures: [2, 1] }),
+      'qa.page': (a) => ok(detail(earlier)),
+    });
+    setApi(api);
+    render(<PageAnalysis jobId="a" />);
+    await settle();
+    const picker = screen.getByTestId('qa-capture') as HTMLSelectElement;
+    assert.deepEqual([...picker.options].map((o) => o.textContent), ['2 (newest analysed)', '1']);
+    assert.ok(screen.getByTestId('qa-start-fresh'), 'the newest capture can be analysed again');
+    fireEvent.change(picker, { target: { value: '1' } });
+    await settle();
+    assert.deepEqual(screen.getAllByTestId('qa-row').map((r) => r.dataset.url), ['http://a.test/old']);
+    assert.ok((screen.getByTestId('qa-start-fresh').closest('.qa-actions') as HTMLElement).hidden, 'Analyse and Patch act on the newest: hidden for an earlier one');
+    fireEvent.click(within(screen.getAllByTestId('qa-row')[0]!).getByTestId('qa-row-open'));
+    await settle();
+    assert.deepEqual(api.callsTo('qa.page'), [{ id: 'a', url: 'http://a.test/old', capture: 1 }]);
+  });
+
   it('a page with nothing missing says so', async () => {
     render(<PageAnalysis jobId="a" />);
     await settle();
@@ -183,7 +205,7 @@ describe('page analysis (Report screen)', () => {
   it('starts an analysis, shows its progress from events, pauses it and offers to resume', async () => {
     api = fakeApi({
       'qa.status': () => ok(null),
-      'qa.results': () => ok({ capture: null, total: 0, pages: 10, histogram: new Array(10).fill(0), errors: 0, withMissing: 0, rows: [] }),
+      'qa.results': () => ok({ capture: null, captures: [], total: 0, pages: 10, histogram: new Array(10).fill(0), errors: 0, withMissing: 0, rows: [] }),
       'qa.start': () => ok(status({ done: 0, etaMs: null })),
       'qa.pause': () => ok(status()),
     });

@@ -23,6 +23,7 @@ const row = (url: string, missing: number): QaPageResult => ({
 
 const results = (withMissing: number): QaResultsPage => ({
   capture: 1,
+  captures: [1],
   total: 2,
   pages: 2,
   histogram: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0],

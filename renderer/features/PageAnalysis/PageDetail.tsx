@@ -9,19 +9,19 @@ import { pct } from './score.js';
 const DIFF_CHARS = 30_000;
 
 /** One analysed page: its figures, both first screenfuls side by side and under a slider, the text diff, what the copy lacks. */
-export function PageDetail({ jobId, url, onClose }: { jobId: string; url: string; onClose(): void }) {
+export function PageDetail({ jobId, url, capture = null, onClose }: { jobId: string; url: string; capture?: number | null; onClose(): void }) {
   const [detail, setDetail] = useState<QaPageDetail | null | 'missing'>(null);
 
   useEffect(() => {
     let live = true;
     setDetail(null);
-    void commandValue('qa.page', { id: jobId, url }).then((d) => {
+    void commandValue('qa.page', { id: jobId, url, ...(capture !== null && { capture }) }).then((d) => {
       if (live) setDetail(d ?? 'missing');
     });
     return () => {
       live = false;
     };
-  }, [jobId, url]);
+  }, [jobId, url, capture]);
 
   return (
     <section className="qa-detail" aria-labelledby="qa-detail-title" data-testid="qa-detail">
@@ -35,7 +35,7 @@ export function PageDetail({ jobId, url, onClose }: { jobId: string; url: string
         </button>
       </div>
       {detail === null && <p className="muted">Reading the page’s analysis…</p>}
-      {detail === 'missing' && <p>This page has no analysis in the newest capture.</p>}
+      {detail === 'missing' && <p>This page has no analysis in {capture === null ? 'the newest capture' : `capture ${capture}`}.</p>}
       {detail !== null && detail !== 'missing' && <DetailBody d={detail} />}
     </section>
   );
