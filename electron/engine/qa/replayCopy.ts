@@ -20,7 +20,7 @@ export interface ReplayedPage {
   thumbnail: Buffer;
   /** The archived URLs the replayed page asked for, and whether the replay had them. */
   requests: RecordedRequest[];
-  /** Where the replayed page went by script (a client-side redirect ReplayWeb.page followed), or null. */
+  /** Where the replayed page went by script (a client-side redirect ReplayWeb.page followed), or null; html and thumbnail are then empty. */
   leftFor: string | null;
 }
 
@@ -143,19 +143,32 @@ export class ReplayCopy {
     await frame.waitForLoadState('load', { timeout: left(CAPTURE_RESERVE_MS) }).catch(() => {});
     const settle = () => net.idle(QUIET_MS, Math.min(settleMs, left(CAPTURE_RESERVE_MS)), GRACE_MS, signal);
     const step = <T>(script: string): Promise<T> => within(frame.evaluate(script) as Promise<T>, left(), 'a script step');
-    await settle();
-    let clicks = 0;
-    for (let steps = 0; steps < MAX_SCROLL_STEPS && left(CAPTURE_RESERVE_MS) > 1; steps++) {
-      const bottom = await step<boolean>(SCROLL_STEP);
+    const gone = (): string | null => {
+      const shown = archivedUrlOf(frame.url(), url);
+      return shown !== null && !sameUrl(shown, url) ? shown : null;
+    };
+    let html: string;
+    try {
       await settle();
-      if (!bottom) continue;
-      if (clicks >= MAX_CLICKS || !(await step<boolean>(CLICK_LOAD_MORE))) break;
-      clicks++;
-      await settle();
+      let clicks = 0;
+      for (let steps = 0; steps < MAX_SCROLL_STEPS && left(CAPTURE_RESERVE_MS) > 1; steps++) {
+        const bottom = await step<boolean>(SCROLL_STEP);
+        await settle();
+        if (!bottom) continue;
+        if (clicks >= MAX_CLICKS || !(await step<boolean>(CLICK_LOAD_MORE))) break;
+        clicks++;
+        await settle();
+      }
+      // serializeDom scrolls the page back to the top, ready for the picture.
+      html = await within(frame.evaluate(serializeDom(null)) as Promise<string>, Math.max(left(), CAPTURE_RESERVE_MS), 'serializing the replayed page');
+    } catch (e) {
+      // A page that leaves by script (a meta refresh, location.replace) takes the replay with it.
+      await frame.waitForLoadState('load', { timeout: CAPTURE_RESERVE_MS }).catch(() => {});
+      const leftFor = gone();
+      if (leftFor === null) throw e;
+      return { html: '', thumbnail: Buffer.alloc(0), requests, leftFor };
     }
     const reserve = Math.max(left(), CAPTURE_RESERVE_MS);
-    // serializeDom scrolls the page back to the top, ready for the picture.
-    const html = await within(frame.evaluate(serializeDom(null)) as Promise<string>, reserve, 'serializing the replayed page');
     const cdp = await context.newCDPSession(page);
     try {
       const shot = await within(
@@ -163,8 +176,7 @@ export class ReplayCopy {
         reserve,
         'the replayed page picture',
       );
-      const shown = archivedUrlOf(frame.url(), url);
-      return { html, thumbnail: Buffer.from(shot.data, 'base64'), requests, leftFor: shown !== null && !sameUrl(shown, url) ? shown : null };
+      return { html, thumbnail: Buffer.from(shot.data, 'base64'), requests, leftFor: gone() };
     } finally {
       await cdp.detach().catch(() => {});
     }
