@@ -49,9 +49,11 @@ export async function qaBench(ctx) {
     const min = (k) => (compared.length === 0 ? null : round(Math.min(...compared.map((p) => p[k])), 4));
     const perCopy = Object.fromEntries(
       ctx.copies.split(',').map((c) => {
-        const figures = compared.map((p) => p.copies[c]).filter(Boolean);
+        const all = compared.map((p) => p.copies[c]).filter(Boolean);
+        // A replay that left by script is not compared (see README: skipped).
+        const figures = all.filter((f) => f.skipped === undefined && f.error === null);
         const low = (k) => (figures.length === 0 ? null : round(Math.min(...figures.map((f) => f[k])), 4));
-        return [c, { minTextMatch: low('textMatch'), minScreenshotMatch: low('screenshotMatch'), withMissing: figures.filter((f) => f.missing.length > 0).length }];
+        return [c, { minTextMatch: low('textMatch'), minScreenshotMatch: low('screenshotMatch'), withMissing: figures.filter((f) => f.missing.length > 0).length, skipped: all.length - figures.length }];
       }),
     );
     const pagesPerMin = round((pages.length / run.wallSeconds) * 60, 1);
@@ -87,7 +89,7 @@ export function qaSummary(r) {
     `analysed ${r.analysed} of ${r.sitePages} pages in ${r.wallSeconds} s (${r.ended}) = ${r.pagesPerMin} pages/min, ${r.minutesPer1000} min per 1,000 pages (aim ${r.aimPagesPerMin} pages/min: ${r.pagesPerMin >= r.aimPagesPerMin ? 'met' : 'missed'})`,
     `peak RSS ${r.treeRssMiB} MiB summed over the process tree (largest process ${r.maxRssMiB} MiB); CPU ${r.cpuSeconds} s = ${r.cpuMsPerPage} ms per page; load ${r.loadavg}`,
     `scores (worst of ${r.copies}): lowest text ${r.minTextMatch}, lowest screenshot ${r.minScreenshotMatch}; ${r.belowAim} pages below 0.95 text / 0.9 screenshot, ${r.withMissing} with missing resources, ${r.errors} not compared`,
-    ...Object.entries(r.perCopy).map(([c, f]) => `  ${c}: lowest text ${f.minTextMatch}, lowest screenshot ${f.minScreenshotMatch}, ${f.withMissing} pages with missing resources`),
+    ...Object.entries(r.perCopy).map(([c, f]) => `  ${c}: lowest text ${f.minTextMatch}, lowest screenshot ${f.minScreenshotMatch}, ${f.withMissing} pages with missing resources, ${f.skipped} left out (skipped or failed)`),
   ];
 }
 

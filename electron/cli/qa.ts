@@ -69,7 +69,8 @@ export async function runQa(args: string[]): Promise<number> {
         const extra = r.error ?? [r.missing.length > 0 ? `${r.missing.length} missing` : '', r.deadLinks.length > 0 ? `${r.deadLinks.length} dead links` : ''].filter(Boolean).join(', ');
         const each = QA_COPIES.flatMap((c) => {
           const f = r.copies[c];
-          return f ? [`${c} ${pct(f.textMatch)}/${pct(f.screenshotMatch)}`] : [];
+          if (!f) return [];
+          return [f.skipped ? `${c} skipped` : `${c} ${pct(f.textMatch)}/${pct(f.screenshotMatch)}`];
         });
         process.stdout.write(`text ${pct(r.textMatch)}  screenshot ${pct(r.screenshotMatch)}  ${r.url}  [${each.join(', ')}]${extra ? `  (${extra})` : ''}\n`);
       }
