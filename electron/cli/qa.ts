@@ -7,6 +7,7 @@ import { findBrowser } from '../engine/render/browserPath.js';
 import { Archive } from '../engine/store/archive.js';
 import { CountProgress } from './countProgress.js';
 import { parseCommandArgs, UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 function count(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -45,9 +46,7 @@ export async function runQa(args: string[]): Promise<number> {
   if (values.wacz !== undefined && !existsSync(values.wacz)) throw new UsageError(`--wacz: no file ${values.wacz}`, 'qa');
   const archive = Archive.open(positionals[0]!);
   const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onInterrupt(() => abort.abort());
   const progress = new CountProgress(process.stderr, 'pages analysed', values.quiet ?? false);
   try {
     const settings = archive.job.render;
@@ -89,8 +88,7 @@ export async function runQa(args: string[]): Promise<number> {
     if (e instanceof QaUsageError) throw new UsageError(e.message, 'qa');
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     archive.close();
   }
 }
