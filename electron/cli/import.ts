@@ -4,6 +4,7 @@ import { ByteProgress } from './byteProgress.js';
 import { CountProgress } from './countProgress.js';
 import { EventLog } from './eventLog.js';
 import { UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 /**
  * `harvest import <file-or-folder>... --out <archive-dir> [--name <title>]`: other tools' WARC and
@@ -50,7 +51,7 @@ async function runWithProgress(dir: string, quiet: boolean, eventsFile: string |
   if (interruptedImportOf(dir) !== null && !quiet) process.stderr.write(`going on with the unfinished import in ${dir}\n`);
   let interrupts = 0;
   let rewritingPhase = false;
-  const onSignal = () => {
+  const stopListening = onInterrupt(() => {
     interrupts++;
     progress.done();
     if (interrupts > 1 || rewritingPhase) {
@@ -59,9 +60,7 @@ async function runWithProgress(dir: string, quiet: boolean, eventsFile: string |
       process.exit(130);
     }
     process.stderr.write('pausing at the next record (Ctrl-C again to quit at once)\n');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   let result: ImportResult;
   try {
     result = await run({
@@ -85,8 +84,7 @@ async function runWithProgress(dir: string, quiet: boolean, eventsFile: string |
       },
     });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     await events?.close();
   }
   progress.done();
