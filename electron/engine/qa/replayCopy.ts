@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { exportWacz } from '../export/wacz.js';
 import type { BrowserPool } from '../render/browserPool.js';
-import { CAPTURE_RESERVE_MS, GRACE_MS, MAX_CLICKS, MAX_SCROLL_STEPS, QUIET_MS, THUMBNAIL_SCALE, VIEWPORT, within } from '../render/capture.js';
-import { CLICK_LOAD_MORE, SCROLL_STEP, serializeDom } from '../render/inPage.js';
+import { CAPTURE_RESERVE_MS, GRACE_MS, QUIET_MS, scrollThrough, THUMBNAIL_SCALE, VIEWPORT, within } from '../render/capture.js';
+import { serializeDom } from '../render/inPage.js';
 import { NetworkWatch } from '../render/networkWatch.js';
 import { RenderAbortedError } from '../render/types.js';
 import { startReplayServer, type ReplayServer } from '../replay/replayServer.js';
@@ -150,15 +150,7 @@ export class ReplayCopy {
     let html: string;
     try {
       await settle();
-      let clicks = 0;
-      for (let steps = 0; steps < MAX_SCROLL_STEPS && left(CAPTURE_RESERVE_MS) > 1; steps++) {
-        const bottom = await step<boolean>(SCROLL_STEP);
-        await settle();
-        if (!bottom) continue;
-        if (clicks >= MAX_CLICKS || !(await step<boolean>(CLICK_LOAD_MORE))) break;
-        clicks++;
-        await settle();
-      }
+      await scrollThrough(step, settle, () => left(CAPTURE_RESERVE_MS) > 1);
       // serializeDom scrolls the page back to the top, ready for the picture.
       html = await within(frame.evaluate(serializeDom(null)) as Promise<string>, Math.max(left(), CAPTURE_RESERVE_MS), 'serializing the replayed page');
     } catch (e) {

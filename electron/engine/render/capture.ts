@@ -19,9 +19,9 @@ export const QUIET_MS = 150;
 /** After a scroll or a click, requests it causes start within this long, if at all. */
 export const GRACE_MS = 50;
 /** Scroll steps of one screenful at most: infinite scrolling stops here. */
-export const MAX_SCROLL_STEPS = 25;
+const MAX_SCROLL_STEPS = 25;
 /** "Load more" buttons clicked at most per page. */
-export const MAX_CLICKS = 3;
+const MAX_CLICKS = 3;
 /** Time kept back from the page limit for serializing and the thumbnail. */
 export const CAPTURE_RESERVE_MS = 3_000;
 /** Full-page screenshots are cut at this height. */
@@ -48,6 +48,22 @@ export async function within<T>(p: Promise<T>, ms: number, what: string): Promis
     ]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Scrolls a screenful at a time to the bottom, where it clicks a "load more" control if there is
+ * one (MAX_CLICKS at most), letting the network settle after each; while `more()` holds.
+ */
+export async function scrollThrough(step: <T>(script: string) => Promise<T>, settle: () => Promise<unknown>, more: () => boolean): Promise<void> {
+  let clicks = 0;
+  for (let steps = 0; steps < MAX_SCROLL_STEPS && more(); steps++) {
+    const bottom = await step<boolean>(SCROLL_STEP);
+    await settle();
+    if (!bottom) continue;
+    if (clicks >= MAX_CLICKS || !(await step<boolean>(CLICK_LOAD_MORE))) break;
+    clicks++;
+    await settle();
   }
 }
 
@@ -92,16 +108,7 @@ export async function capture(page: Page, cdp: CDPSession, cur: Current, policy:
     const left = deadline.left(CAPTURE_RESERVE_MS);
     if (left > 0) await Promise.race([within(page.evaluate(WAIT_FOR_TIMERS), left, 'waiting for the timers').catch(() => {}), navigation]);
   }
-  let clicks = 0;
-  for (let steps = 0; steps < MAX_SCROLL_STEPS && deadline.left(CAPTURE_RESERVE_MS) > 0; steps++) {
-    if (navigations.length > 0) break;
-    const bottom = await step<boolean>(SCROLL_STEP);
-    await settle();
-    if (!bottom) continue;
-    if (clicks >= MAX_CLICKS || !(await step<boolean>(CLICK_LOAD_MORE))) break;
-    clicks++;
-    await settle();
-  }
+  await scrollThrough(step, settle, () => navigations.length === 0 && deadline.left(CAPTURE_RESERVE_MS) > 0);
   if (deadline.left(CAPTURE_RESERVE_MS) === 0) timedOut = true;
   const reserve = Math.max(1, Math.max(deadline.left(), CAPTURE_RESERVE_MS));
   const html = await within(page.evaluate(serializeDom(navigations[0] ?? null)) as Promise<string>, reserve, 'serializing the page');
