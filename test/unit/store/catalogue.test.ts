@@ -126,6 +126,31 @@ describe('Catalogue', () => {
     assert.equal(run(), 'opened');
   });
 
+  it('is read, read-only, while a writer holds it, and takes one writer at a time', () => {
+    const file = path.join(dir, 'shared.sqlite');
+    const writer = Catalogue.open(file);
+    try {
+      writer.setMeta('state', 'running');
+      assert.equal(Catalogue.isBeingWritten(file), true);
+      assert.throws(() => Catalogue.open(file), ArchiveInUseError);
+      const reader = Catalogue.open(file, { readonly: true });
+      try {
+        assert.equal(reader.getMeta('state'), 'running');
+        // Past a checkpoint too: a reader's next read sees the writer's later commits.
+        writer.setMeta('state', 'finished');
+        writer.checkpoint();
+        assert.equal(reader.getMeta('state'), 'finished');
+      } finally {
+        reader.close();
+      }
+    } finally {
+      writer.close();
+    }
+    assert.equal(Catalogue.isBeingWritten(file), false);
+    const again = Catalogue.open(file);
+    again.close();
+  });
+
   it('keeps the first capture of each payload digest, across reopening', () => {
     const file = path.join(dir, 'captures.sqlite');
     const first = { url: 'http://a.test/logo.png', date: new Date('2026-01-02T03:04:05Z'), recordId: '<urn:uuid:1>' };

@@ -5,14 +5,22 @@ import { ArchiveFormatError, ArchiveInUseError, CatalogueDamagedError } from '..
 import { ADDED_COLUMNS, SCHEMA_INDEXES_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from '../schema.js';
 
 /**
- * Opens a catalogue file: with an exclusive lock that the OS drops when the process dies, so a
- * crashed crawl never blocks its own resume while a live one can't be opened twice; the schema
- * created or upgraded to this version. A read-only open changes nothing.
+ * How long a connection waits for a lock another holds before SQLITE_BUSY: a reader opening while
+ * the writer switches the file into or out of WAL, the writer waiting on a reader to switch it.
+ * Each holds such a lock for milliseconds; that one writer at a time is the writer lock's job
+ * (writerLock.ts), not this wait's.
+ */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens a catalogue file in WAL mode, which read-only connections can read while one writer writes
+ * (the caller holds the archive's writer lock when writing: see writerLock.ts); the schema created
+ * or upgraded to this version. A read-only open changes nothing.
  */
 export function openDatabase(file: string, opts: { readonly?: boolean } = {}): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 0 });
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
     throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
   }
@@ -20,9 +28,8 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     if (opts.readonly) checkPagesOnce(db, file);
     else checkPages(db, file);
     if (!opts.readonly) {
-      // Exclusive locking: the lock is taken by the first write below and held until close, and
-      // with it WAL needs no shared memory, so nothing is left behind by a crash.
-      db.pragma('locking_mode = EXCLUSIVE');
+      // Normal locking: WAL keeps its index in shared memory (the -shm file), where readers in other
+      // processes find the commits that are still in the log.
       db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode: a commit survives a killed process; only power loss can cost the last few.
       db.pragma('synchronous = NORMAL');
@@ -66,7 +73,8 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
  * and the file switched back to a rollback journal, so that the archive, copied alone to read-only
  * storage or read on a full disk, opens without SQLite creating its -wal and -shm files (a file in
  * WAL mode can't be read without them). The next open for writing switches to WAL again. Where
- * this fails (a full disk) the log stays and is recovered by the next open.
+ * this fails (a full disk, or a reader still has the file open) the log stays, and is recovered by
+ * the next open.
  */
 export function closeDatabase(db: Database.Database): void {
   if (!db.open) return;
@@ -198,7 +206,7 @@ export function hasColumn(db: Database.Database, table: string, column: string):
   return columns.some((c) => c.name === column);
 }
 
-function isBusy(e: unknown): boolean {
+export function isBusy(e: unknown): boolean {
   const code = (e as { code?: string }).code ?? '';
   return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
 }
