@@ -17,7 +17,7 @@ const BUSY_TIMEOUT_MS = 5_000;
  * (the caller holds the archive's writer lock when writing: see writerLock.ts); the schema created
  * or upgraded to this version. A read-only open changes nothing.
  */
-export function openDatabase(file: string, opts: { readonly?: boolean } = {}): Database.Database {
+export function openDatabase(file: string, opts: { readonly?: boolean; writerChecked?: boolean } = {}): Database.Database {
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
@@ -25,8 +25,8 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
   }
   try {
-    if (opts.readonly) checkPagesOnce(db, file);
-    else checkPages(db, file);
+    if (!opts.readonly) checkPages(db, file);
+    else if (!opts.writerChecked) checkPagesOnce(db, file);
     if (!opts.readonly) {
       // Normal locking: WAL keeps its index in shared memory (the -shm file), where readers in other
       // processes find the commits that are still in the log.
@@ -173,7 +173,9 @@ function checkPages(db: Database.Database, file: string): void {
 /**
  * Catalogues quick_check found sound, by file and version. A read-only open of a file unchanged
  * since then skips the check: it takes some 400 ms on a 296 MB catalogue, and the app opens an
- * archive for each query. An open for writing (crawl, resume, repair) always checks.
+ * archive for each query. An open for writing (crawl, resume, repair) always checks, so a read-only
+ * open while a writer holds the file skips it too (`writerChecked`): it changes with every commit,
+ * and the app looks at an archive another process crawls every 2 s.
  */
 const soundVersions = new Map<string, string>();
 

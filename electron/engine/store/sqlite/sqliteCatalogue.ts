@@ -60,7 +60,7 @@ export class SqliteCatalogue implements CatalogueStore {
   }
 
   static open(file: string, opts: { readonly?: boolean } = {}): SqliteCatalogue {
-    if (opts.readonly) return new SqliteCatalogue(openDatabase(file, opts), null);
+    if (opts.readonly) return new SqliteCatalogue(openDatabase(file, { readonly: true, writerChecked: WriterLock.isHeld(file) }), null);
     const lock = WriterLock.take(file);
     try {
       return new SqliteCatalogue(openDatabase(file, opts), lock);
