@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CaptureSummary } from '../../shared/captures.js';
+import type { CaptureSummary, ChangeReport } from '../../shared/captures.js';
 import type { CrawlStats } from '../../shared/crawl.js';
 import { CLI, startBenchSite, stopChild, type BenchSite } from '../helpers/benchSite.js';
 
@@ -63,7 +63,7 @@ describe('reading an archive while another process crawls it', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('answers stats, captures and list with the running figures, and refuses a second writer naming the cause', async () => {
+  it('answers stats, captures, changes, search and list with the running figures, and refuses a second writer naming the cause', async () => {
     // One request at a time, 150 ms apart: some 300 pages keep it running for a minute or more.
     crawl = spawn(process.execPath, [CLI, 'crawl', `${site.origin}/`, '--out', dir, '--quiet', '--connections', '1', '--delay-ms', '150'], { stdio: 'ignore' });
     await waitFor('the crawl writing 5 pages into the mirror', () => htmlFilesUnder(path.join(dir, 'mirror')) >= 5);
@@ -89,6 +89,20 @@ describe('reading an archive while another process crawls it', () => {
     assert.equal(list[0]!.id, 1);
     assert.equal(list[0]!.state, 'running');
     assert.ok(list[0]!.counts.new >= 1, `new ${list[0]!.counts.new}`);
+
+    const changes = harvest('changes', dir, '--json');
+    assert.equal(changes.status, 0, changes.stderr);
+    assert.ok((JSON.parse(changes.stdout) as ChangeReport).new.includes(`${site.origin}/`), 'the seed is new in capture 1');
+
+    // The full-text index (its own SQLite file) is read beside the crawl's writers too, once they made it.
+    await waitFor('a search of the running crawl finding its pages', () => {
+      const r = harvest('search', dir, 'northfield', '--json');
+      if (r.status !== 0) {
+        assert.match(r.stderr, /has no search index yet/, `harvest search exited ${r.status}`);
+        return false;
+      }
+      return (JSON.parse(r.stdout) as { total: number }).total >= 1;
+    });
 
     const urls = harvest('list', dir, '--json');
     assert.equal(urls.status, 0, urls.stderr);
