@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CaptureSummary, ChangeReport } from '../../shared/captures.js';
 import type { CrawlStats } from '../../shared/crawl.js';
+import { ArchiveFacts } from '../../electron/host/archiveFacts.js';
 import { CLI, startBenchSite, stopChild, type BenchSite } from '../helpers/benchSite.js';
 
 /**
@@ -81,6 +82,13 @@ describe('reading an archive while another process crawls it', () => {
       return later.counts.archived > first.counts.archived;
     });
     assert.equal(later.state, 'running');
+
+    // The app's Library and job screens, for a crawl another process runs, read the same way.
+    const facts = new ArchiveFacts();
+    facts.read('live', dir);
+    const seen = facts.get('live')!;
+    assert.equal(seen.capture, 1);
+    assert.ok(seen.counts !== null && seen.counts.archived >= first.counts.archived, `the app read ${JSON.stringify(seen.counts)}`);
 
     const captures = harvest('captures', dir, '--json');
     assert.equal(captures.status, 0, captures.stderr);
