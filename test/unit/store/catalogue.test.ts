@@ -119,6 +119,10 @@ describe('Catalogue', () => {
       try { Catalogue.open(process.argv[1]).close(); console.log('opened'); } catch (e) { console.log(e.name); }`;
     const run = () => spawnSync(process.execPath, ['--input-type=module', '-e', probe, file], { encoding: 'utf8' }).stdout.trim();
     try {
+      // Asking, and reading, from the process that holds it keeps it held (a file lock is dropped
+      // when any of the process's descriptors of the file closes, unless SQLite keeps them).
+      assert.equal(Catalogue.isBeingWritten(file), true);
+      Catalogue.open(file, { readonly: true }).close();
       assert.equal(run(), new ArchiveInUseError(file).name);
     } finally {
       c.close();
