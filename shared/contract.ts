@@ -312,7 +312,8 @@ export const COMMANDS = {
    * Imports WARC and WACZ files (or folders of them) into a new archive folder, as `harvest import`,
    * and adds it to the library. Refused at once when an input is missing or holds nothing to import,
    * or the folder is in use; progress and the outcome arrive as 'import' events. Without outDir the
-   * archive goes in the data folder's archives, named after the import.
+   * archive goes in the data folder's archives, named after the import. A folder an unfinished import
+   * of the same files left (killed, or paused before the host closed) is gone on with.
    */
   'archives.import': {
     args: z
@@ -323,6 +324,13 @@ export const COMMANDS = {
       })
       .strict(),
   },
+  /**
+   * Pauses a running import at its next record (what was read is committed); the 'import' events
+   * then say 'pausing', then 'paused'. Closing the app pauses every import.
+   */
+  'archives.importPause': { args: z.object({ importId: id }).strict() },
+  /** Goes on with a paused import where it stopped. (An import the host lost, by a crash or a restart, goes on when `archives.import` is given the same files and folder.) */
+  'archives.importResume': { args: z.object({ importId: id }).strict() },
   /** WARC and WACZ files to import: the native open dialog, or null (cancelled, or the web host). */
   'dialog.chooseImportFiles': { args: z.object({}).strict() },
 } as const;
@@ -395,6 +403,8 @@ export interface CommandResults {
   /** null when the page has no result in the newest capture. */
   'qa.page': QaPageDetail | null;
   'archives.import': ImportStatus;
+  'archives.importPause': ImportStatus;
+  'archives.importResume': ImportStatus;
   /** null when cancelled, or on the web host, which has no native dialog. */
   'dialog.chooseImportFiles': { paths: string[] | null };
 }
@@ -406,7 +416,8 @@ export interface ImportStatus {
   paths: string[];
   /** The new archive folder (absolute). */
   outDir: string;
-  state: 'running' | 'done' | 'failed';
+  /** 'pausing' until the record under way is committed; 'paused' can be resumed (archives.importResume). */
+  state: 'running' | 'pausing' | 'paused' | 'done' | 'failed';
   progress: {
     /** 'reading': records from the inputs (bytes of them); 'rewriting': the offline copy's links (URLs checked). */
     phase: 'starting' | 'reading' | 'rewriting';

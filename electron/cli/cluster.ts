@@ -19,6 +19,7 @@ import { checkPrefix } from '../engine/warc/fileNames.js';
 import { readSeedList, type SeedLine } from '../engine/crawl/seedList.js';
 import { checkSeeds, CRAWL_OPTIONS, jobWithSeeds } from './crawlFlags.js';
 import { parseCommandArgs as parse, UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 /** Crawl options a cluster harvest does not take (yet), with why. */
 const NOT_IN_CLUSTER: Partial<Record<keyof typeof CRAWL_OPTIONS, string>> = {
@@ -210,16 +211,13 @@ export async function runWorker(args: string[]): Promise<number> {
       throw e;
     });
     log('started');
-    const onSignal = () => worker.stop();
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const stopListening = onInterrupt(() => worker.stop());
     try {
       const end = await worker.run();
       log(end === 'finished' ? 'the harvest has nothing left to do' : 'stopped; its unfinished URLs are back in the queue');
       return end === 'finished' ? 0 : 130;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopListening();
       await liveness.end();
     }
   });

@@ -2,13 +2,13 @@ import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import type { CrawlEvent } from '../../shared/crawl.js';
 
 /** One line of an events file: the event the UI would get, stamped with the wall-clock time it was emitted. */
-export type LoggedEvent = CrawlEvent & { t: number };
+export type LoggedEvent<E extends object = CrawlEvent> = E & { t: number };
 
 /**
  * Appends every crawl event (progress, url, state) to a file as JSON lines, for benchmarks and
  * scripts. Writes go through a buffered stream so the crawl loop never waits on the disk.
  */
-export class EventLog {
+export class EventLog<E extends object = CrawlEvent> {
   private readonly out: WriteStream;
   private failure: Error | null = null;
 
@@ -18,9 +18,9 @@ export class EventLog {
     this.out.on('error', (e) => (this.failure = e));
   }
 
-  write(e: CrawlEvent, now: number = Date.now()): void {
+  write(e: E, now: number = Date.now()): void {
     if (this.failure) return;
-    this.out.write(JSON.stringify({ t: now, ...e } satisfies LoggedEvent) + '\n');
+    this.out.write(JSON.stringify({ t: now, ...e } satisfies LoggedEvent<E>) + '\n');
   }
 
   /** Flushes and closes the file; rejects if any write failed. */

@@ -7,6 +7,7 @@ import { Archive } from '../engine/store/archive.js';
 import { readMetadata } from '../engine/store/metadata.js';
 import { formatBytes, plural } from '../../shared/format.js';
 import { UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 const BAR_WIDTH = 24;
 const PLAIN_EVERY_MS = 5_000;
@@ -46,9 +47,7 @@ export async function runExport(args: string[]): Promise<number> {
   // A crawl writing the archive would change its files under the export.
   const archive = Archive.open(positionals[0]!, { readonly: true, idle: true });
   const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onInterrupt(() => abort.abort());
   const bar = new ExportProgressBar(process.stderr, values.quiet ?? false);
   try {
     const result = await exporter(archive, values.out, {
@@ -75,8 +74,7 @@ export async function runExport(args: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     archive.close();
   }
 }

@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 import path from 'node:path';
-import type { CrawlEvent } from '../../shared/crawl.js';
 import { JobValidationError } from '../../shared/job.js';
 import { checkSeeds, CRAWL_OPTIONS, describeJobError, jobWithSeeds } from './crawlFlags.js';
-import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
-import { CrawlRunner } from '../host/crawlRunner.js';
+import { runInlineCrawl } from './inlineCrawl.js';
 import { Archive, ArchiveUsageError, MIRROR_DIR } from '../engine/store/archive.js';
 import { ArchiveFormatError, ArchiveInUseError } from '../engine/store/catalogue.js';
 import { readStats } from '../engine/store/stats.js';
@@ -17,7 +15,6 @@ import { ImportInputError } from '../engine/import/errors.js';
 import { ClusterSetupError, ClusterWorkerError } from '../engine/cluster/errors.js';
 import { SearchError } from '../engine/store/textIndex.js';
 import { DataDirInUseError } from '../host/dataDir.js';
-import { ProgressLine } from './progressLine.js';
 import { BrowserNotFoundError, findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailPathFor, thumbnailsIn } from '../engine/store/thumbnails.js';
 import { ARCHIVE_MOVED } from '../engine/store/folderIdentity.js';
@@ -39,50 +36,17 @@ function openEventLog(file: string | undefined): EventLog | null {
   }
 }
 
-/**
- * Runs the archive's crawl session on this thread (the app runs it in a worker thread), drawing
- * progress and writing the event log from its messages. The session opens the archive: a missing,
- * locked or foreign folder comes back as `unopened` and is reported as such.
- */
+/** Runs the crawl on this thread and says how it ended, with the command that carries it on. */
 async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, seedsFile?: string): Promise<number> {
   const archiveDir = path.resolve(dir);
-  const mirrorIndex = path.join(archiveDir, MIRROR_DIR, 'index.html');
-  const line = new ProgressLine(process.stderr, quiet);
-  const show = (e: CrawlEvent) => {
-    line.update(e);
-    events?.write(e);
-  };
-  const gates = createHostGatesBuffer();
-  const runner = new CrawlRunner(
-    { archiveDir, gates, ...(seedsFile !== undefined && { seedsFile }) },
-    {
-      onProgress: (progress, urls) => {
-        for (const u of urls) show(u);
-        show(progress);
-      },
-      onState: (state, message) => show({ type: 'state', state, ...(message !== undefined && { message }) }),
-    },
-    'inline',
-  );
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(130);
-    line.note('pausing: finishing the checkpoint (Ctrl-C again to quit at once)');
-    runner.pause();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   try {
-    const outcome = await runner.done;
-    line.done();
-    if (outcome.unopened) throw new ArchiveUsageError(outcome.error ?? `cannot open ${archiveDir}`);
+    const outcome = await runInlineCrawl(archiveDir, { quiet, events, ...(seedsFile !== undefined && { seedsFile }) });
     const c = outcome.counts;
     const summary = c ? countsSentence(c) : 'counts unavailable';
     if (outcome.state === 'finished') {
       const problem = outcome.error === null ? '' : `${outcome.error}\n`;
       const retry = c && c.failed > 0 ? `to try the failed URLs again: harvest resume ${archiveDir} --retry-failed\n` : '';
-      process.stderr.write(`${problem ? 'finished with errors' : 'finished'}: ${summary}\n${problem}mirror: ${mirrorIndex}\n${retry}`);
+      process.stderr.write(`${problem ? 'finished with errors' : 'finished'}: ${summary}\n${problem}mirror: ${path.join(archiveDir, MIRROR_DIR, 'index.html')}\n${retry}`);
       return 0;
     }
     if (outcome.state === 'paused') {
@@ -94,8 +58,6 @@ async function runCrawl(dir: string, quiet: boolean, events: EventLog | null, se
     process.stderr.write(`harvest: crawl failed: ${outcome.error ?? 'unknown error'}\n${resume}`);
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await events?.close();
   }
 }
@@ -127,6 +89,9 @@ async function main(argv: string[]): Promise<number> {
         'retry-failed': { type: 'boolean' },
       });
       if (positionals.length !== 1) throw new UsageError('resume needs exactly one <archive-dir>', 'resume');
+      // An archive an import was making goes on with the import.
+      const imports = await import('./import.js');
+      if (imports.isUnfinishedImport(positionals[0]!)) return imports.runImportResume(positionals[0]!, values.quiet ?? false, values['events-jsonl']);
       const events = openEventLog(values['events-jsonl']);
       if (values['retry-failed']) {
         const archive = Archive.open(positionals[0]!);

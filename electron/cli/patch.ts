@@ -5,11 +5,10 @@ import { queuePatch, PatchUsageError } from '../engine/qa/patch/patchPlan.js';
 import { beforeAfter, pagesToRescore, patchedResources } from '../engine/qa/patch/patchResults.js';
 import { QaStore } from '../engine/qa/qaStore.js';
 import { findBrowser } from '../engine/render/browserPath.js';
-import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
-import { Archive, ArchiveUsageError } from '../engine/store/archive.js';
-import { CrawlRunner, type RunOutcome } from '../host/crawlRunner.js';
+import { Archive } from '../engine/store/archive.js';
 import { CountProgress } from './countProgress.js';
-import { ProgressLine } from './progressLine.js';
+import { runInlineCrawl } from './inlineCrawl.js';
+import { onInterrupt } from './interrupts.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 import { plural } from '../../shared/format.js';
 
@@ -18,31 +17,6 @@ const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}
 function pageLine(p: QaPatchedPage): string {
   const { before: b, after: a } = p;
   return `text ${pct(b.textMatch)} -> ${pct(a.textMatch)}  screenshot ${pct(b.screenshotMatch)} -> ${pct(a.screenshotMatch)}  missing ${b.missing} -> ${a.missing}  ${p.url}\n`;
-}
-
-/** The patch's fetching: a resume of the capture, run on this thread as `harvest resume` runs it. */
-async function fetchQueued(archiveDir: string, quiet: boolean): Promise<RunOutcome> {
-  const line = new ProgressLine(process.stderr, quiet);
-  const runner = new CrawlRunner(
-    { archiveDir, gates: createHostGatesBuffer() },
-    {
-      onProgress: (progress) => line.update(progress),
-      onState: (state, message) => line.update({ type: 'state', state, ...(message !== undefined && { message }) }),
-    },
-    'inline',
-  );
-  const onSignal = () => runner.pause();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    const outcome = await runner.done;
-    line.done();
-    if (outcome.unopened) throw new ArchiveUsageError(outcome.error ?? `cannot open ${archiveDir}`);
-    return outcome;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }
 
 /**
@@ -71,7 +45,8 @@ export async function runPatch(args: string[]): Promise<number> {
     archive.close();
   }
   if (plan.targets.length > 0) {
-    const run = await fetchQueued(archiveDir, quiet);
+    // The fetching is a resume of the capture, run as `harvest resume` runs it.
+    const run = await runInlineCrawl(archiveDir, { quiet });
     if (run.state === 'paused') {
       process.stderr.write('harvest: patch interrupted; run it again to fetch the rest\n');
       return 130;
@@ -83,9 +58,7 @@ export async function runPatch(args: string[]): Promise<number> {
   }
   archive = Archive.open(archiveDir);
   const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onInterrupt(() => abort.abort());
   const progress = new CountProgress(process.stderr, 'pages analysed again', quiet);
   try {
     const resources = patchedResources(archive, plan);
@@ -112,8 +85,7 @@ export async function runPatch(args: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     archive.close();
   }
 }

@@ -5,6 +5,7 @@ import { findBrowser } from '../engine/render/browserPath.js';
 import { Archive } from '../engine/store/archive.js';
 import { CountProgress } from './countProgress.js';
 import { parseCommandArgs, UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 function count(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -30,9 +31,7 @@ export async function runQa(args: string[]): Promise<number> {
   const limit = count('--limit', values.limit);
   const archive = Archive.open(positionals[0]!);
   const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onInterrupt(() => abort.abort());
   const progress = new CountProgress(process.stderr, 'pages analysed', values.quiet ?? false);
   try {
     const settings = archive.job.render;
@@ -67,8 +66,7 @@ export async function runQa(args: string[]): Promise<number> {
     if (e instanceof QaUsageError) throw new UsageError(e.message, 'qa');
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     archive.close();
   }
 }

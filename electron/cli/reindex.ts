@@ -6,6 +6,7 @@ import { Archive } from '../engine/store/archive.js';
 import { TextIndex } from '../engine/store/textIndex.js';
 import { CountProgress } from './countProgress.js';
 import { UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 
 /**
@@ -24,9 +25,7 @@ export async function runReindex(args: string[]): Promise<number> {
   const pool = new DocumentPool({ mirrorRoot: archive.mirror.root, tmpDir: archive.mirror.tmpDir });
   const progress = new CountProgress(process.stderr, 'documents read', parsed.values.quiet ?? false);
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onInterrupt(() => abort.abort());
   const started = Date.now();
   try {
     await pool.ready();
@@ -45,8 +44,7 @@ export async function runReindex(args: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     await pool.close();
     archive.close();
   }

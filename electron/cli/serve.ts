@@ -4,6 +4,7 @@ import { EXPORTERS } from '../engine/export/exporters.js';
 import { HostError } from '../host/hostError.js';
 import { startWebHost, type WebHost } from '../host/webHost.js';
 import { UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 /** `harvest serve`: runs the web host until Ctrl-C or SIGTERM, which pause running crawls first. */
 export async function serve(argv: string[]): Promise<number> {
@@ -30,14 +31,11 @@ export async function serve(argv: string[]): Promise<number> {
   }
   process.stdout.write(`harvest serve: open ${host.url}\narchived pages: port ${host.viewerPort}, each archive as <archive-id>.localhost\ndata folder: ${dataDir}\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const stopListening = onInterrupt(() => {
+      stopListening();
       process.stderr.write('harvest serve: pausing running crawls and closing\n');
       resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    });
   });
   await host.close();
   return 0;

@@ -3,6 +3,7 @@ import { findBrowser } from '../engine/render/browserPath.js';
 import { thumbnailMirror } from '../engine/render/mirrorThumbnails.js';
 import { Archive } from '../engine/store/archive.js';
 import { UsageError } from './usage.js';
+import { onInterrupt } from './interrupts.js';
 
 /** `harvest thumbnails <archive-dir> [--browser-path <file>] [--quiet]`: thumbnails of a finished archive's pages. */
 export async function runThumbnails(args: string[]): Promise<number> {
@@ -16,9 +17,7 @@ export async function runThumbnails(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('thumbnails needs exactly one <archive-dir>');
   const archive = Archive.open(positionals[0]!);
   const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = onInterrupt(() => abort.abort());
   try {
     const settings = archive.job.render;
     const executablePath = findBrowser(values['browser-path'] ?? settings.browserPath);
@@ -46,8 +45,7 @@ export async function runThumbnails(args: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     archive.close();
   }
 }

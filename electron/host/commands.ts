@@ -161,6 +161,8 @@ export function createCommandHandler(jobs: JobService, exports: ExportManager, c
     'qa.results': (a) => qa.results(a.id, a.offset, a.limit),
     'qa.page': (a) => qa.page(a.id, a.url),
     'archives.import': (a) => imports.start(a),
+    'archives.importPause': async (a) => imports.pause(a.importId),
+    'archives.importResume': async (a) => imports.resume(a.importId),
     'dialog.chooseImportFiles': async () => ({ paths: await shell.chooseImportFiles() }),
   };
 

@@ -15,6 +15,10 @@ interface ImportsState {
   /** Starts an import; null when the host refused it (the reason is shown as a toast). */
   start(request: ImportRequest): Promise<ImportStatus | null>;
   apply(status: ImportStatus): void;
+  /** Pauses a running import at its next record. */
+  pause(importId: string): Promise<void>;
+  /** Goes on with a paused import. */
+  resume(importId: string): Promise<void>;
 }
 
 export const useImports = create<ImportsState>()((set, get) => ({
@@ -24,10 +28,20 @@ export const useImports = create<ImportsState>()((set, get) => ({
     if (status) get().apply(status);
     return status;
   },
+  pause: async (importId) => {
+    const status = await commandValue('archives.importPause', { importId });
+    if (status) get().apply(status);
+  },
+  resume: async (importId) => {
+    const status = await commandValue('archives.importResume', { importId });
+    if (status) get().apply(status);
+  },
   apply: (status) => {
     const before = get().byId[status.importId];
-    // An event can overtake the command's reply: an ended import stays ended.
-    if (before && before.state !== 'running' && status.state === 'running') return;
+    // An event can overtake the command's reply: an ended import stays ended, a paused one paused
+    // (until resumed, when 'running' follows 'paused').
+    if (before && (before.state === 'done' || before.state === 'failed') && status.state !== before.state) return;
+    if (before?.state === 'paused' && status.state === 'pausing') return;
     set((s) => ({ byId: { ...s.byId, [status.importId]: status } }));
     // The imported archive joins the library.
     if (status.state === 'done' && before?.state !== 'done') {

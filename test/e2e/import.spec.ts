@@ -26,9 +26,9 @@ async function warcOfPages(file: string, pages: number): Promise<void> {
 
 /**
  * Import… in the Library of the browser host, by keyboard: a WARC another tool wrote (warcio.js)
- * typed as a path, a new folder and a name; the progress while it runs, the outcome, and the archive
- * in the list. The dialog, its progress and its outcome are saved at 1400×900, light and dark (and
- * checked with axe by shots()).
+ * typed as a path, a new folder and a name; paused and resumed, the progress while it runs, the
+ * outcome, and the archive in the list. The dialog, its progress and its outcome are saved at
+ * 1400×900, light and dark (and checked with axe by shots()).
  */
 test('Import… in the Library: a WARC from another tool, with progress, then in the list', async ({ page, harvest, offsiteRequests }) => {
   test.setTimeout(240_000);
@@ -61,8 +61,13 @@ test('Import… in the Library: a WARC from another tool, with progress, then in
     await expect(page.getByRole('button', { name: 'Import', exact: true })).toBeFocused();
     await page.keyboard.press('Enter');
     const message = page.getByTestId('import-message');
-    await expect(message).toHaveText(/^(Reading records… [1-9]\d%: .+ of .+, [\d,]+ records|Writing the offline copy… \d+%)/);
     await expect(page.getByTestId('import-close')).toBeFocused();
+    // Paused as soon as it starts (at its first record), then resumed.
+    await page.getByTestId('import-pause').click();
+    await expect(page.getByTestId('import-status')).toHaveAttribute('data-state', 'paused', { timeout: 120_000 });
+    await expect(message).toHaveText(/^Paused at \d+%: .+ of .+, [\d,]+ records?\. Resume goes on from there/);
+    await page.getByTestId('import-resume').click();
+    await expect(message).toHaveText(/^(Reading records… [1-9]\d%: .+ of .+, [\d,]+ records|Writing the offline copy… \d+%)/);
     await shots(page, 'import-progress');
 
     await expect(page.getByTestId('import-status')).toHaveAttribute('data-state', 'done', { timeout: 200_000 });

@@ -7,6 +7,7 @@ import { dispatchHostEvent } from '../../renderer/bootstrap.js';
 import { Library } from '../../renderer/features/Library/index.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
+import { useImports } from '../../renderer/stores/imports.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import { useToasts } from '../../renderer/stores/toasts.js';
 import type { ArchiveSummary, ImportStatus } from '../../shared/contract.js';
@@ -48,6 +49,8 @@ describe('Import… in the Library', () => {
       'archives.list': () => ok(listed),
       'archives.import': (a) =>
         a.paths.includes('/nowhere.warc') ? { ok: false, error: { code: 'invalid-args', message: '/nowhere.warc: no such file or folder' } } : ok(running()),
+      'archives.importPause': () => ok({ ...running({ done: 512, records: 7 }), state: 'pausing' }),
+      'archives.importResume': () => ok(running({ done: 512, records: 7 })),
       'dialog.chooseImportFiles': () => ok({ paths: ['/in/a.warc.gz', '/in/b.wacz'] }),
       'dialog.chooseFolder': (a) => ok({ path: a.title?.startsWith('Import') ? '/in/folder' : '/archives/picked' }),
     });
@@ -101,6 +104,39 @@ describe('Import… in the Library', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open the archive' }));
     assert.equal(screen.queryByTestId('import-dialog'), null);
     assert.equal(useNav.getState().viewer?.jobId, 'imp');
+  });
+
+  it('pauses and resumes an import, showing it pausing, then paused, then running', async () => {
+    useApp.setState({ info: appInfo('web') });
+    render(<Library />);
+    fireEvent.click(screen.getByTestId('library-import'));
+    fireEvent.change(screen.getByLabelText(/WARC or WACZ files/), { target: { value: '/in/a.warc.gz' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Import' })));
+    act(() => dispatchHostEvent({ type: 'import', import: running({ done: 512, records: 7 }) }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Pause' })));
+    assert.deepEqual(api.callsTo('archives.importPause'), [{ importId: 'i1' }]);
+    assert.equal((screen.getByTestId('import-pause') as HTMLButtonElement).disabled, true);
+    assert.equal(screen.getByTestId('import-pause').textContent, 'Pausing…');
+    assert.match(screen.getByTestId('import-message').textContent ?? '', /^Pausing at the next record/);
+
+    act(() => dispatchHostEvent({ type: 'import', import: { ...running({ done: 1024, records: 9 }), state: 'paused' } }));
+    assert.equal(screen.getByTestId('import-status').getAttribute('data-state'), 'paused');
+    assert.equal(
+      screen.getByTestId('import-message').textContent,
+      'Paused at 50%: 1.0 kB of 2.0 kB, 9 records. Resume goes on from there, here or by importing the same files into the same folder.',
+    );
+    assert.equal(screen.queryByTestId('import-pause'), null);
+    assert.equal(screen.getByTestId('import-close').textContent, 'Close (it stays paused)');
+    // A late reply to the pause does not undo 'paused'.
+    act(() => useImports.getState().apply({ ...running(), state: 'pausing' }));
+    assert.equal(screen.getByTestId('import-status').getAttribute('data-state'), 'paused');
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Resume' })));
+    assert.deepEqual(api.callsTo('archives.importResume'), [{ importId: 'i1' }]);
+    assert.equal(screen.getByTestId('import-status').getAttribute('data-state'), 'running');
+    assert.equal(screen.getByRole('button', { name: 'Pause' }).hasAttribute('disabled'), false);
+    act(() => dispatchHostEvent({ type: 'import', import: running({ phase: 'rewriting', done: 1, total: 4 }) }));
+    assert.equal(screen.queryByTestId('import-pause'), null, 'no pause while the offline copy is written');
   });
 
   it('in the desktop app: files and a folder from the native dialogs, the destination too', async () => {

@@ -16,6 +16,8 @@ export interface ImportProgress {
 
 export interface ImportResult {
   dir: string;
+  /** Stopped at a record by `pausing`: run the import again (resumeImport) to go on. */
+  paused: boolean;
   captures: number;
   files: number;
   /** Records copied into the archive's WARC files. */
@@ -24,6 +26,8 @@ export interface ImportResult {
   catalogued: number;
   /** Records left out as the same capture as one taken before (from this import's files or an earlier one's). */
   duplicates: number;
+  /** Records skipped as damaged; `problems` lists the first of them. */
+  skipped: number;
   problems: ImportProblem[];
   /** Documents whose offline copy was written. */
   documents: number;
@@ -34,4 +38,8 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Told of each record skipped, as it is met. */
   onProblem?: (p: ImportProblem) => void;
+  /** Asked before each record: true pauses the import there (what was read is committed). */
+  pausing?: () => boolean;
+  /** Told after each commit of the catalogue: the records committed in all, and the file being read. */
+  onCommit?: (c: { records: number; file: string }) => void;
 }

@@ -40,22 +40,23 @@ const NO_HEAD_END = 'a WARC head without its end';
 /** Where reading goes on after a damaged ARC record: the next line that starts with a web URL. */
 const ARC_RECORD_START = Buffer.from('\nhttp', 'latin1');
 
-export async function* readWarcRecords(file: string): AsyncGenerator<SourceItem> {
+/** The file's items from `from`, an offset where an item starts (a resumed import's: see ImportProgressStore). */
+export async function* readWarcRecords(file: string, from = 0): AsyncGenerator<SourceItem> {
   const fh = await open(file, 'r');
   try {
     const first = await readBytes(fh, 0, ARC_MAGIC.length);
-    if (first[0] === 0x1f && first[1] === 0x8b) yield* gzipped(fh);
-    else if (first.equals(ARC_MAGIC)) yield* plainArc(fh);
-    else yield* plain(fh);
+    if (first[0] === 0x1f && first[1] === 0x8b) yield* gzipped(fh, from);
+    else if (first.equals(ARC_MAGIC)) yield* plainArc(fh, from);
+    else yield* plain(fh, from);
   } finally {
     await fh.close();
   }
 }
 
-async function* gzipped(fh: FileHandle): AsyncGenerator<SourceItem> {
+async function* gzipped(fh: FileHandle, from: number): AsyncGenerator<SourceItem> {
   const reader = await gzipMemberReader(fh);
   const arc = (await reader.at(0))?.content.subarray(0, ARC_MAGIC.length).equals(ARC_MAGIC) === true;
-  let offset = 0;
+  let offset = from;
   while (offset < reader.size) {
     const m = await reader.at(offset);
     if (m === null) {
@@ -109,9 +110,9 @@ function* arcMembersRecords(m: InflatedMember): Generator<SourceItem> {
 }
 
 /** A plain ARC file's records, as WARC records; a damaged one is skipped to the next header line that reads. */
-async function* plainArc(fh: FileHandle): AsyncGenerator<SourceItem> {
+async function* plainArc(fh: FileHandle, from: number): AsyncGenerator<SourceItem> {
   const { size } = await fh.stat();
-  let offset = 0;
+  let offset = from;
   while (offset < size) {
     let r: ArcRecord | string = NEED_MORE;
     for (let want = HEAD_BYTES; r === NEED_MORE; want *= 2) {
@@ -149,9 +150,9 @@ async function nextMember(fh: FileHandle, reader: { size: number; at: (o: number
   return null;
 }
 
-async function* plain(fh: FileHandle): AsyncGenerator<SourceItem> {
+async function* plain(fh: FileHandle, from: number): AsyncGenerator<SourceItem> {
   const { size } = await fh.stat();
-  let offset = 0;
+  let offset = from;
   while (offset < size) {
     const head = await readBytes(fh, offset, Math.min(HEAD_BYTES, size - offset));
     const skip = leadingWhitespace(head);

@@ -1,5 +1,5 @@
 import { finalTarget } from '../crawl/documents.js';
-import { mirrorFileOf, type MirrorBroker } from '../render/mirrorBroker.js';
+import { answerFromFiles, type MirrorBroker } from '../render/mirrorBroker.js';
 import type { BrokerAnswer, PageRequest, PageResponse, RequestBroker } from '../render/types.js';
 import { replayCapture, type CaptureSource } from '../replay/captureFiles.js';
 import type { Archive } from '../store/archive.js';
@@ -33,14 +33,8 @@ export class CaptureBroker implements CopySource {
     };
   }
 
-  async answer(req: PageRequest): Promise<BrokerAnswer> {
-    const file = mirrorFileOf(req.url);
-    if (req.method !== 'GET' || file === null) return { refused: 'outside the offline copy' };
-    try {
-      return { response: await this.read(file) };
-    } catch {
-      return { refused: 'not in the capture' };
-    }
+  answer(req: PageRequest): Promise<BrokerAnswer> {
+    return answerFromFiles(req, (file) => this.read(file), 'not in the capture');
   }
 
   async read(localPath: string): Promise<PageResponse> {

@@ -27,18 +27,26 @@ export function mirrorFileOf(url: string): string | null {
   return file === '' || file.endsWith('/') ? `${file}index.html` : file;
 }
 
+/**
+ * Answers a GET under MIRROR_ORIGIN with `read`'s file; anything else (the live web, a form's
+ * POST) is refused, and so is a file `read` cannot give, with `missing` as the reason.
+ */
+export async function answerFromFiles(req: PageRequest, read: (localPath: string) => Promise<PageResponse>, missing: string): Promise<BrokerAnswer> {
+  const file = mirrorFileOf(req.url);
+  if (req.method !== 'GET' || file === null) return { refused: 'outside the offline copy' };
+  try {
+    return { response: await read(file) };
+  } catch {
+    return { refused: missing };
+  }
+}
+
 /** Answers only from the mirror's files; anything else (the live web) is refused. */
 export class MirrorBroker implements RequestBroker {
   constructor(private readonly archive: Archive) {}
 
-  async answer(req: PageRequest): Promise<BrokerAnswer> {
-    const file = mirrorFileOf(req.url);
-    if (req.method !== 'GET' || file === null) return { refused: 'outside the offline copy' };
-    try {
-      return { response: await this.read(file) };
-    } catch {
-      return { refused: 'not in the offline copy' };
-    }
+  answer(req: PageRequest): Promise<BrokerAnswer> {
+    return answerFromFiles(req, (file) => this.read(file), 'not in the offline copy');
   }
 
   async read(localPath: string): Promise<PageResponse> {

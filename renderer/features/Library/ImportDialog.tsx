@@ -26,7 +26,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
   const [name, setName] = useState('');
   const [importId, setImportId] = useState<string | null>(null);
   const status = useImports(selectImport(importId));
-  const running = status?.state === 'running';
+  const running = status?.state === 'running' || status?.state === 'pausing';
   const dialog = useDialog<HTMLDivElement>(onClose);
   const closeButton = useRef<HTMLButtonElement>(null);
 
@@ -116,8 +116,18 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           {status && <ImportProgress status={status} />}
           <div className="modal-actions">
             <button type="button" ref={closeButton} onClick={onClose} data-testid="import-close">
-              {running ? 'Close (the import goes on)' : 'Close'}
+              {running ? 'Close (the import goes on)' : status?.state === 'paused' ? 'Close (it stays paused)' : 'Close'}
             </button>
+            {status && (status.state === 'running' || status.state === 'pausing') && status.progress.phase !== 'rewriting' && (
+              <button type="button" disabled={status.state === 'pausing'} onClick={() => void useImports.getState().pause(status.importId)} data-testid="import-pause">
+                {status.state === 'pausing' ? 'Pausing…' : 'Pause'}
+              </button>
+            )}
+            {status?.state === 'paused' && (
+              <button type="button" className="primary" onClick={() => void useImports.getState().resume(status.importId)} data-testid="import-resume">
+                Resume
+              </button>
+            )}
             {!status && (
               <button className="primary" type="submit" disabled={pathsOf(paths).length === 0} data-testid="import-start">
                 Import
@@ -146,7 +156,10 @@ function ImportProgress({ status }: { status: ImportStatus }) {
   const percent = fraction === null ? null : Math.floor(fraction * 100);
   const skipped = `${duplicates > 0 ? `, ${plural(duplicates, 'duplicate')} left out` : ''}${damaged > 0 ? `, ${plural(damaged, 'record')} skipped` : ''}`;
   let message = '';
-  if (status.state === 'running') {
+  if (status.state === 'pausing') message = `Pausing at the next record… ${formatBytes(done)} of ${formatBytes(total)} read`;
+  else if (status.state === 'paused')
+    message = `Paused at ${percent ?? 0}%: ${formatBytes(done)} of ${formatBytes(total)}, ${plural(records, 'record')}${skipped}. Resume goes on from there, here or by importing the same files into the same folder.`;
+  else if (status.state === 'running') {
     if (phase === 'starting') message = 'Starting…';
     else if (phase === 'reading') message = `Reading records… ${percent ?? 0}%: ${formatBytes(done)} of ${formatBytes(total)}, ${plural(records, 'record')}${skipped}`;
     else message = `Writing the offline copy… ${percent ?? 0}%: ${formatCount(done)} of ${formatCount(total)} URLs checked`;

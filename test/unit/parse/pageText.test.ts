@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import { pdfText, plainText, textFileKind } from '../../../electron/engine/parse/fileText.js';
 import { parseHtml } from '../../../electron/engine/parse/html.js';
+import { MAX_TEXT_CHARS } from '../../../electron/engine/parse/pageText.js';
 import { isUnspacedChar, markWordBreaks, mayBeUnspaced, WORD_BREAK, withoutWordBreaks } from '../../../electron/engine/parse/wordBreaks.js';
 import { tinyPdf } from '../../helpers/tinyPdf.js';
 
@@ -21,6 +22,28 @@ describe('page text', () => {
     assert.equal(t.headings, 'Main & heading');
     assert.equal(t.body, 'Main & heading\nFirst boldword.\nSecond\ndrawn');
     for (const hidden of ['secret', 'color', 'not shown', 'enable js', 'tip', 'The Title']) assert.ok(!t.body.includes(hidden), hidden);
+  });
+
+  it("makes each block a line and a text node's own newlines and controls spaces, whatever splits the text", () => {
+    const t = textOf('<p>one\n  two\r\n\tthree</p> \n <div> a \u0001 b </div><p>\u00a0c</p><pre>x\ny</pre>&#xDFFF;');
+    assert.equal(t.body, 'one two three\na b\nc\nx y\n\uFFFD');
+    // A lone surrogate in the text itself (a UTF-16 page may hold one) is no line break.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>a\uDFFFb</p><p>c</p>', 'utf16le')]);
+    assert.equal(textOf(utf16).body, 'a\uFFFDb\nc');
+  });
+
+  it('keeps at most MAX_TEXT_CHARS of text, counted with its white space collapsed', () => {
+    // 100,000 characters raw, 40,000 collapsed ('a ' 20,000 times).
+    const spaced = 'a    '.repeat(20_000);
+    // Past the bound raw: cut where the bound falls, then collapsed to 'w ' for each run of ten kept.
+    const long = 'w         '.repeat(60_000);
+    const t = textOf(`<p>${spaced}</p><p>${long}</p><p>tail</p><p>${'x'.repeat(MAX_TEXT_CHARS)}</p><p>never</p>`);
+    const second = 2 * Math.ceil((MAX_TEXT_CHARS - 40_000) / 10);
+    assert.deepEqual(
+      t.body.split('\n').map((line) => line.length),
+      [40_000 - 1, second - 1, 4, MAX_TEXT_CHARS - 40_000 - second - 4],
+    );
+    assert.ok(!t.body.includes('never'));
   });
 
   it('is not built from a tree: a page nested 100,000 deep still gives its text', () => {

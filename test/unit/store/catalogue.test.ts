@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from '../../../electron/engine/store/schema.js';
 import { ArchiveFormatError, ArchiveInUseError, Catalogue, type NewUrl } from '../../../electron/engine/store/catalogue.js';
+
+/** Where a file descriptor points; '' once it is closed. */
+function readlinkOr(link: string): string {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return '';
+  }
+}
 
 function row(url: string, depth: number, extra: Partial<NewUrl> = {}): NewUrl {
   return {
@@ -46,6 +55,23 @@ describe('Catalogue', () => {
       assert.deepEqual(c.sitesWithQueued().sort(), ['http://a.test', 'http://b.test']);
       assert.equal(c.countByState().skipped, 1);
       assert.deepEqual(c.countBySkipReason(), { scope: 1 });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('keeps statement journals in memory: a statement rewriting many rows in a transaction makes no temporary file', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+    const tempFiles = () => readdirSync('/proc/self/fd').filter((fd) => /etilqs_/.test(readlinkOr(`/proc/self/fd/${fd}`)));
+    const before = tempFiles().length;
+    const c = Catalogue.open(path.join(dir, 'journal.sqlite'));
+    try {
+      // The rows dirty some 40 pages; the UPDATE, which could fail half-way on the URLs' uniqueness,
+      // journals each again, past the 64 KB SQLite keeps in memory without the pragma.
+      c.transaction(() => {
+        for (let i = 0; i < 3_000; i++) c.insert(row(`http://a.test/page-${i}-${'x'.repeat(40)}`, 1));
+        c.sqlite.prepare("UPDATE urls SET url = url || '/'").run();
+      });
+      assert.equal(tempFiles().length, before);
     } finally {
       c.close();
     }
