@@ -36,6 +36,8 @@ export function openDatabase(file: string, opts: { readonly?: boolean; writerChe
       // A checkpoint fsyncs and blocks; a crawl runs its own (checkpoint()) at moments that suit
       // it. This is the backstop: 16,384 pages bounds the WAL file at 64 MB and its index at ~0.5 MB.
       db.pragma('wal_autocheckpoint = 16384');
+      // IMMEDIATE: the write lock taken first, waiting as long as the busy timeout; a transaction that
+      // reads first can be refused at once when it comes to write.
       db.transaction(() => {
         db.exec(SCHEMA_SQL);
         const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
@@ -51,7 +53,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean; writerChe
         db.prepare(
           "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         ).run(String(SCHEMA_VERSION));
-      })();
+      }).immediate();
     } else {
       db.prepare('SELECT 1 FROM meta LIMIT 1').get();
     }

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { ArchiveFormatError, ArchiveInUseError } from '../catalogueTypes.js';
 import { isBusy } from './database.js';
 
+/** How long taking the lock waits for it (see take). */
+const PROBE_WAIT_MS = 1_000;
+
 /** The file beside a catalogue that its one writer holds locked. */
 export function writerLockFile(catalogue: string): string {
   return `${catalogue}-lock`;
@@ -19,12 +22,16 @@ export function writerLockFile(catalogue: string): string {
 export class WriterLock {
   private constructor(private readonly db: Database.Database) {}
 
-  /** Takes the lock of the catalogue in `catalogue`; ArchiveInUseError when another connection holds it. */
+  /**
+   * Takes the lock of the catalogue in `catalogue`; ArchiveInUseError when another connection holds
+   * it. It waits out a reader asking isHeld, whose read holds a shared lock on the file for
+   * microseconds; a writer holds it for as long as it writes, past this wait.
+   */
   static take(catalogue: string): WriterLock {
     const file = writerLockFile(catalogue);
     let db: Database.Database;
     try {
-      db = new Database(file, { timeout: 0 });
+      db = new Database(file, { timeout: PROBE_WAIT_MS });
     } catch (e) {
       throw new ArchiveFormatError(`cannot open ${file}, which marks the archive as being written: ${(e as Error).message}`);
     }
