@@ -4,7 +4,8 @@
  * over it, measured: pages analysed per minute (wall time), peak RSS of the whole process tree
  * (Chromium's processes included), CPU, and how the pages scored (every page of a static crawl of
  * this site should match: text >= 0.95, screenshot >= 0.9, nothing missing). `--limit N` analyses a
- * sample. Run as `npm run bench:qa -- [options]`.
+ * sample; `--copies mirror,replay` (the default) picks the copies compared: the offline copy, the
+ * WACZ replay in ReplayWeb.page, or both. Run as `npm run bench:qa -- [options]`.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,8 +23,8 @@ const SAMPLE_MS = 250;
 const AIM_PAGES_PER_MIN = 100;
 
 /** Every analysed page's figures, read back with a second `harvest qa --json` (it analyses nothing more: the first run's results are kept). */
-function resultsOf(archive, limit, browserPath) {
-  const args = ['qa', archive, '--json', '--quiet', ...(limit ? ['--limit', String(limit)] : []), ...(browserPath ? ['--browser-path', browserPath] : [])];
+function resultsOf(archive, limit, browserPath, copies) {
+  const args = ['qa', archive, '--json', '--quiet', '--copies', copies, ...(limit ? ['--limit', String(limit)] : []), ...(browserPath ? ['--browser-path', browserPath] : [])];
   const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/electron/bundle/harvest.js'), ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.stdout.trim() === '') throw new Error(`harvest qa printed nothing: ${r.stderr}`);
   return JSON.parse(r.stdout).pages;
@@ -42,13 +43,24 @@ export async function qaBench(ctx) {
     ctx.log('qa bench: analysis');
     const browser = ctx.browserPath ? ['--browser-path', ctx.browserPath] : [];
     const limit = ctx.limit ? ['--limit', String(ctx.limit)] : [];
-    const run = await runMeasured(harvestCommand(ctx.root, ['qa', archive, ...limit, ...browser]), { dir: path.join(ctx.out, 'qa'), capSeconds: ctx.cap, sampleMs: SAMPLE_MS });
-    const pages = resultsOf(archive, ctx.limit, ctx.browserPath);
+    const run = await runMeasured(harvestCommand(ctx.root, ['qa', archive, '--copies', ctx.copies, ...limit, ...browser]), { dir: path.join(ctx.out, 'qa'), capSeconds: ctx.cap, sampleMs: SAMPLE_MS });
+    const pages = resultsOf(archive, ctx.limit, ctx.browserPath, ctx.copies);
     const compared = pages.filter((p) => p.error === null);
     const min = (k) => (compared.length === 0 ? null : round(Math.min(...compared.map((p) => p[k])), 4));
+    const perCopy = Object.fromEntries(
+      ctx.copies.split(',').map((c) => {
+        const all = compared.map((p) => p.copies[c]).filter(Boolean);
+        // A replay that left by script is not compared (see README: skipped).
+        const figures = all.filter((f) => f.skipped === undefined && f.error === null);
+        const low = (k) => (figures.length === 0 ? null : round(Math.min(...figures.map((f) => f[k])), 4));
+        return [c, { minTextMatch: low('textMatch'), minScreenshotMatch: low('screenshotMatch'), withMissing: figures.filter((f) => f.missing.length > 0).length, skipped: all.length - figures.length }];
+      }),
+    );
     const pagesPerMin = round((pages.length / run.wallSeconds) * 60, 1);
     return {
       sitePages: site.pageCount,
+      copies: ctx.copies,
+      perCopy,
       analysed: pages.length,
       errors: pages.length - compared.length,
       ended: run.capped ? 'cap' : `exit ${run.exit}`,
@@ -76,7 +88,8 @@ export function qaSummary(r) {
   return [
     `analysed ${r.analysed} of ${r.sitePages} pages in ${r.wallSeconds} s (${r.ended}) = ${r.pagesPerMin} pages/min, ${r.minutesPer1000} min per 1,000 pages (aim ${r.aimPagesPerMin} pages/min: ${r.pagesPerMin >= r.aimPagesPerMin ? 'met' : 'missed'})`,
     `peak RSS ${r.treeRssMiB} MiB summed over the process tree (largest process ${r.maxRssMiB} MiB); CPU ${r.cpuSeconds} s = ${r.cpuMsPerPage} ms per page; load ${r.loadavg}`,
-    `scores: lowest text ${r.minTextMatch}, lowest screenshot ${r.minScreenshotMatch}; ${r.belowAim} pages below 0.95 text / 0.9 screenshot, ${r.withMissing} with missing resources, ${r.errors} not compared`,
+    `scores (worst of ${r.copies}): lowest text ${r.minTextMatch}, lowest screenshot ${r.minScreenshotMatch}; ${r.belowAim} pages below 0.95 text / 0.9 screenshot, ${r.withMissing} with missing resources, ${r.errors} not compared`,
+    ...Object.entries(r.perCopy).map(([c, f]) => `  ${c}: lowest text ${f.minTextMatch}, lowest screenshot ${f.minScreenshotMatch}, ${f.withMissing} pages with missing resources, ${f.skipped} left out (skipped or failed)`),
   ];
 }
 
@@ -86,6 +99,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       pages: { type: 'string', default: '1000' },
       limit: { type: 'string' },
       'browser-path': { type: 'string' },
+      copies: { type: 'string', default: 'mirror,replay' },
       port: { type: 'string', default: '8767' },
       cap: { type: 'string', default: '3600' },
       out: { type: 'string', default: '/tmp/harvest-bench/qa' },
@@ -103,6 +117,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     sitePages: Number(o.pages),
     limit: o.limit === undefined ? null : Number(o.limit),
     browserPath: o['browser-path'] ?? null,
+    copies: o.copies,
     cap: Number(o.cap),
     keepArchive: o['keep-archive'],
     log: (m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`),

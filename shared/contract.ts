@@ -305,9 +305,9 @@ export const COMMANDS = {
   /** The archive's analysis run in this host process (running or its last outcome), or null. */
   'qa.status': { args: z.object({ id }).strict() },
   /** The newest capture's results, worst first, paged, with the histogram of all of them. */
-  'qa.results': { args: z.object({ id, ...pageArgs }).strict() },
+  'qa.results': { args: z.object({ id, ...pageArgs, capture: z.number().int().positive().optional() }).strict() },
   /** One analysed page: its figures, both first-screenful captures and both visible texts. */
-  'qa.page': { args: z.object({ id, url: z.string().min(1).max(8000) }).strict() },
+  'qa.page': { args: z.object({ id, url: z.string().min(1).max(8000), capture: z.number().int().positive().optional() }).strict() },
   /**
    * Imports WARC and WACZ files (or folders of them) into a new archive folder, as `harvest import`,
    * and adds it to the library. Refused at once when an input is missing or holds nothing to import,

@@ -9,24 +9,63 @@ export interface QaMissing {
   type: string;
 }
 
+/**
+ * The copies a page is compared with: the offline mirror, and the WACZ replay (ReplayWeb.page's own
+ * files serving the capture's WACZ).
+ */
+export type QaCopy = 'mirror' | 'replay';
+export const QA_COPIES: readonly QaCopy[] = ['mirror', 'replay'];
+
+/** What the reference was: the crawl-time render of a `--render` crawl, or the live page rendered at analysis time. */
+export type QaReference = 'crawl-render' | 'live';
+
+/** One copy's figures for a page. */
+export interface QaCopyResult {
+  textMatch: number | null;
+  screenshotMatch: number | null;
+  missing: QaMissing[];
+  /** Why this copy could not be compared (its render failed). */
+  error: string | null;
+  /**
+   * Why this copy was left out of the comparison, though it showed: the replayed page left for
+   * another address by script (ReplayWeb.page follows a client-side redirect the renders stop at).
+   */
+  skipped?: string;
+}
+
 export interface QaPageResult {
   url: string;
   capture: number;
   /** ISO 8601. */
   analysedAt: string;
-  /** What the page was compared with: the live page rendered at analysis time. */
-  reference: 'live';
-  /** The copy compared: the offline mirror. */
-  copy: 'mirror';
+  /** What the page was compared with. */
+  reference: QaReference;
+  /** Each copy compared, with its own figures (an analysis made before replays were compared has only the mirror's). */
+  copies: Partial<Record<QaCopy, QaCopyResult>>;
+  /**
+   * The figures below are the worst over the copies compared: the lower match of each kind, every
+   * resource some copy lacked, the first copy's error; so a page ranks by the copy that shows it worst.
+   */
   /** 0..1: 1 - word edit distance / words of both texts; null when either side could not be rendered. */
   textMatch: number | null;
   /** 0..1: share of the first screenful's pixels that match; null when either side could not be rendered. */
   screenshotMatch: number | null;
   missing: QaMissing[];
-  /** Links of the copy that lead to no file of the offline copy. */
+  /** Links of the mirror copy that lead to no file of the offline copy. */
   deadLinks: string[];
   /** Why the page could not be compared (the live page is gone, a render failed). */
   error: string | null;
+}
+
+/** A page's top-level figures from its copies': the worst of each (see QaPageResult). */
+export function worstOfCopies(copies: Partial<Record<QaCopy, QaCopyResult>>): Pick<QaPageResult, 'textMatch' | 'screenshotMatch' | 'missing' | 'error'> {
+  const all = QA_COPIES.flatMap((c) => (copies[c] && copies[c].skipped === undefined ? [copies[c]] : []));
+  const lowest = (k: 'textMatch' | 'screenshotMatch'): number | null =>
+    all.some((c) => c[k] === null) || all.length === 0 ? null : Math.min(...all.map((c) => c[k] as number));
+  const missing = new Map<string, QaMissing>();
+  for (const c of all) for (const m of c.missing) if (!missing.has(m.url)) missing.set(m.url, m);
+  const failed = QA_COPIES.flatMap((c) => (copies[c]?.error ? [`${c}: ${copies[c].error}`] : []));
+  return { textMatch: lowest('textMatch'), screenshotMatch: lowest('screenshotMatch'), missing: [...missing.values()], error: failed[0] ?? null };
 }
 
 /** The lower of a page's two matches: pages are ranked by it, worst first; null sorts first. */
@@ -49,8 +88,8 @@ export interface QaSummary {
   worst: QaPageResult[];
 }
 
-/** The two sides of a compared page: the live page (reference) and the archived copy. */
-export type QaSide = 'reference' | 'copy';
+/** The sides of a compared page: the reference, the mirror copy ('copy') and the WACZ replay ('replay'). */
+export type QaSide = 'reference' | 'copy' | 'replay';
 
 /** An analysis run by the app, pushed as 'qa' events while it runs. */
 export interface QaRunStatus {
@@ -77,8 +116,10 @@ export interface QaRunStatus {
 
 /** One page of a capture's results, worst first, with the figures of all of them. */
 export interface QaResultsPage {
-  /** The capture the results are of (the newest, which the analysis compares); null for an archive never analysed. */
+  /** The capture the results are of (the one asked for, else the newest, which the analysis compares); null for one never analysed. */
   capture: number | null;
+  /** Captures with an analysis, newest first (earlier captures are analysed with `harvest qa --capture N`). */
+  captures: number[];
   /** Pages with a result. */
   total: number;
   /** Archived HTML pages of the capture: what a complete analysis compares (pages - total are left). */
@@ -100,6 +141,8 @@ export interface QaPageDetail {
   result: QaPageResult;
   reference: QaEvidence;
   copy: QaEvidence;
+  /** The WACZ replay's side; nulls when the replay was not compared. */
+  replay: QaEvidence;
 }
 
 /**

@@ -1,4 +1,6 @@
-import { qaScore } from '../../shared/qa.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { QA_COPIES, qaScore, type QaCopy } from '../../shared/qa.js';
 import { analyseArchive, QaUsageError } from '../engine/qa/analyse.js';
 import { QaStore } from '../engine/qa/qaStore.js';
 import { findBrowser } from '../engine/render/browserPath.js';
@@ -14,6 +16,15 @@ function count(flag: string, text: string | undefined): number | undefined {
   return n;
 }
 
+/** `--copies mirror,replay`: the copies compared, each named once. */
+function copiesOf(text: string | undefined): QaCopy[] | undefined {
+  if (text === undefined) return undefined;
+  const names = [...new Set(text.split(',').map((s) => s.trim()))];
+  const unknown = names.filter((n) => !(QA_COPIES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) throw new UsageError(`--copies takes ${QA_COPIES.join(', ')} separated by commas, not '${text}'`, 'qa');
+  return names as QaCopy[];
+}
+
 const pct = (x: number | null) => (x === null ? '  –  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
 /** `harvest qa <archive-dir>`: compares every archived page with the live page, worst first. */
@@ -22,6 +33,8 @@ export async function runQa(args: string[]): Promise<number> {
     capture: { type: 'string' },
     limit: { type: 'string' },
     fresh: { type: 'boolean' },
+    copies: { type: 'string' },
+    wacz: { type: 'string' },
     json: { type: 'boolean' },
     'browser-path': { type: 'string' },
     quiet: { type: 'boolean' },
@@ -29,6 +42,8 @@ export async function runQa(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('qa needs exactly one <archive-dir>', 'qa');
   const capture = count('--capture', values.capture);
   const limit = count('--limit', values.limit);
+  const copies = copiesOf(values.copies);
+  if (values.wacz !== undefined && !existsSync(values.wacz)) throw new UsageError(`--wacz: no file ${values.wacz}`, 'qa');
   const archive = Archive.open(positionals[0]!);
   const abort = new AbortController();
   const stopListening = onInterrupt(() => abort.abort());
@@ -39,6 +54,8 @@ export async function runQa(args: string[]): Promise<number> {
     const outcome = await analyseArchive(archive, { ...settings, executablePath }, {
       ...(capture !== undefined && { capture }),
       ...(limit !== undefined && { limit }),
+      ...(copies !== undefined && { copies }),
+      ...(values.wacz !== undefined && { wacz: path.resolve(values.wacz) }),
       fresh: values.fresh ?? false,
       signal: abort.signal,
       onProgress: (done, total) => progress.update(done, total),
@@ -49,7 +66,12 @@ export async function runQa(args: string[]): Promise<number> {
     else {
       for (const r of results) {
         const extra = r.error ?? [r.missing.length > 0 ? `${r.missing.length} missing` : '', r.deadLinks.length > 0 ? `${r.deadLinks.length} dead links` : ''].filter(Boolean).join(', ');
-        process.stdout.write(`text ${pct(r.textMatch)}  screenshot ${pct(r.screenshotMatch)}  ${r.url}${extra ? `  (${extra})` : ''}\n`);
+        const each = QA_COPIES.flatMap((c) => {
+          const f = r.copies[c];
+          if (!f) return [];
+          return [f.skipped ? `${c} skipped` : `${c} ${pct(f.textMatch)}/${pct(f.screenshotMatch)}`];
+        });
+        process.stdout.write(`text ${pct(r.textMatch)}  screenshot ${pct(r.screenshotMatch)}  ${r.url}  [${each.join(', ')}]${extra ? `  (${extra})` : ''}\n`);
       }
     }
     const failed = results.filter((r) => qaScore(r) === null).length;

@@ -156,21 +156,24 @@ export class QaManager {
     return r ? { ...r.status } : (this.last.get(id) ?? null);
   }
 
-  results(id: string, offset: number, limit: number): QaResultsPage {
+  /** A capture's results (default the newest), with the captures that have some. */
+  results(id: string, offset: number, limit: number, asked?: number): QaResultsPage {
     return this.read(id, (archive) => {
-      const capture = archive.catalogue.currentCapture();
+      const capture = Math.min(asked ?? Infinity, archive.catalogue.currentCapture());
+      const store = new QaStore(archive.catalogue.sqlite);
+      const captures = store.captures();
       let pages = 0;
       for (const _ of archive.catalogue.iterateCapturePages(capture)) pages++;
       const summary = qaSummary(archive, capture, 0);
-      if (summary === null) return { capture: null, total: 0, pages, histogram: new Array<number>(10).fill(0), errors: 0, withMissing: 0, rows: [] };
-      const page = new QaStore(archive.catalogue.sqlite).page(capture, offset, limit);
-      return { capture, total: page.total, pages, histogram: summary.histogram, errors: summary.errors, withMissing: summary.withMissing, rows: page.rows };
+      if (summary === null) return { capture: null, captures, total: 0, pages, histogram: new Array<number>(10).fill(0), errors: 0, withMissing: 0, rows: [] };
+      const page = store.page(capture, offset, limit);
+      return { capture, captures, total: page.total, pages, histogram: summary.histogram, errors: summary.errors, withMissing: summary.withMissing, rows: page.rows };
     });
   }
 
-  page(id: string, url: string): QaPageDetail | null {
+  page(id: string, url: string, asked?: number): QaPageDetail | null {
     return this.read(id, (archive) => {
-      const capture = archive.catalogue.currentCapture();
+      const capture = Math.min(asked ?? Infinity, archive.catalogue.currentCapture());
       const result = new QaStore(archive.catalogue.sqlite).result(capture, url);
       if (result === null) return null;
       const row = archive.catalogue.sqlite.prepare(`SELECT local_path AS p FROM urls WHERE url = ?`).get(url) as { p: string | null } | undefined;
@@ -180,6 +183,7 @@ export class QaManager {
         result,
         reference: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'reference'),
         copy: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'copy'),
+        replay: localPath === null ? none : readEvidence(archive.dir, capture, localPath, 'replay'),
       };
     });
   }

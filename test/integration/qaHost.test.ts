@@ -104,6 +104,9 @@ describe('page analysis from the app (qa.* commands)', { skip: existsSync(CHROMI
     const scores = all.rows.map((r) => Math.min(r.textMatch!, r.screenshotMatch!));
     assert.deepEqual([...scores].sort((a, b) => a - b), scores, 'worst first');
     assert.equal(all.withMissing, 4);
+    assert.deepEqual(all.captures, [1], 'the captures with an analysis');
+    const asked = value<QaResultsPage>(await host.handle('qa.results', { id: job.id, capture: 1 }));
+    assert.deepEqual([asked.capture, asked.total], [1, 4]);
     const paged = value<QaResultsPage>(await host.handle('qa.results', { id: job.id, offset: 1, limit: 2 }));
     assert.deepEqual(
       paged.rows.map((r) => r.url),

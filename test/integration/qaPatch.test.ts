@@ -71,7 +71,8 @@ describe('harvest patch: fetching what the analysis found missing', { skip: exis
   });
 
   it('fetches the script-built resources the job allows, says why it left the others, and the page scores higher', async () => {
-    const qa = await runHarvest(['qa', archive(), '--json', '--quiet', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
+    // The offline copy is what a patch mends; the patch analyses its pages again with the copies they were compared with.
+    const qa = await runHarvest(['qa', archive(), '--json', '--quiet', '--copies', 'mirror', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
     assert.equal(qa.status, 0, qa.stderr);
     const first = (JSON.parse(qa.stdout) as { pages: QaPageResult[] }).pages.find((p) => p.url === `${origin}/`);
     assert.ok(first, qa.stdout);
@@ -105,7 +106,8 @@ describe('harvest patch: fetching what the analysis found missing', { skip: exis
     assert.match(plainCopy, /<img src="late\.png"/);
 
     // The analysis kept the new figures: the page lacks only what the job's rules keep out.
-    const again = await runHarvest(['qa', archive(), '--json', '--quiet', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
+    const again = await runHarvest(['qa', archive(), '--json', '--quiet', '--copies', 'mirror', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
+    assert.deepEqual(Object.keys((JSON.parse(again.stdout) as { pages: QaPageResult[] }).pages[0]!.copies), ['mirror'], 'analysed again with the mirror alone');
     const now = (JSON.parse(again.stdout) as { pages: QaPageResult[] }).pages.find((p) => p.url === `${origin}/`)!;
     assert.deepEqual(now.missing.map((m) => m.url).sort(), [`${farOrigin}/far.png`, `${origin}/private/hidden.png`].sort());
 

@@ -100,7 +100,7 @@ const fourteen = (iso: string) => iso.replace(/[-:T]/g, '').slice(0, 14);
 describe('every capture of a re-crawled site in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
   let work: string;
   let browser: Browser | null = null;
-  const servers: Server[] = [];
+  const servers: { close(): unknown }[] = [];
   const dirs = new Map<string, string>();
   let origin = '';
 

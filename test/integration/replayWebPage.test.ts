@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -36,7 +36,7 @@ async function deepPagesWithImages(archive: string, origin: string): Promise<str
 describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
   let work: string;
   let site: BenchSite;
-  let viewer: Server | null = null;
+  let viewer: { close(): unknown } | null = null;
   let browser: Browser | null = null;
 
   before(async () => {
@@ -91,7 +91,7 @@ describe('a WACZ in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${C
 
 describe('a WACZ of two captures in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
   let work: string;
-  const servers: Server[] = [];
+  const servers: { close(): unknown }[] = [];
   let browser: Browser | null = null;
 
   before(() => {
@@ -163,7 +163,7 @@ async function seedStamps(wacz: string, dir: string, url: string): Promise<strin
 describe('a WACZ of a --render crawl in ReplayWeb.page', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
   let work: string;
   let site: JsSite;
-  const servers: Server[] = [];
+  const servers: { close(): unknown }[] = [];
   let browser: Browser | null = null;
 
   before(async () => {

@@ -13,7 +13,7 @@ const page = (url: string, textMatch: number | null, screenshotMatch: number | n
   capture: 1,
   analysedAt: '2026-01-03T00:00:00.000Z',
   reference: 'live',
-  copy: 'mirror',
+  copies: { mirror: { textMatch, screenshotMatch, missing: extra.missing ?? [], error: extra.error ?? null } },
   textMatch,
   screenshotMatch,
   missing: [],
@@ -37,13 +37,14 @@ const ROWS: QaPageResult[] = [
 ];
 const HISTOGRAM = [0, 0, 0, 1, 0, 0, 1, 0, 0, 1];
 
-const results = (rows = ROWS): QaResultsPage => ({ capture: 1, total: rows.length, pages: 6, histogram: HISTOGRAM, errors: 1, withMissing: 1, rows });
+const results = (rows = ROWS): QaResultsPage => ({ capture: 1, captures: [1], total: rows.length, pages: 6, histogram: HISTOGRAM, errors: 1, withMissing: 1, rows });
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const detail = (r: QaPageResult): QaPageDetail => ({
   result: r,
   reference: { image: PNG, text: 'Items: apple banana cherry' },
   copy: { image: PNG, text: 'Items:' },
+  replay: { image: null, text: null },
 });
 
 const status = (over: Partial<QaRunStatus> = {}): QaRunStatus => ({
@@ -126,15 +127,70 @@ describe('page analysis (Report screen)', () => {
         .map((l) => l.textContent),
       ['a.test/items/1.html'],
     );
-    assert.equal(within(d).getByTestId('qa-shot-reference').getAttribute('alt'), 'The live page’s first screenful (reference)');
+    assert.equal(within(d).getByTestId('qa-shot-reference').getAttribute('alt'), 'Live page: first screenful (reference)');
     assert.ok(within(d).getByTestId('qa-shot-copy'));
-    const slider = within(d).getByLabelText(/Live page on the left, archived copy on the right/) as HTMLInputElement;
+    const slider = within(d).getByLabelText(/Live page on the left, offline copy on the right/) as HTMLInputElement;
     fireEvent.change(slider, { target: { value: '30' } });
     assert.equal((within(d).getByTestId('qa-wipe-reference') as HTMLElement).style.clipPath, 'inset(0 70% 0 0)');
     assert.equal(within(d).getByTestId('qa-diff-reference').querySelector('del')?.textContent?.trim(), 'apple banana cherry');
-    assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /3 words of the live page missing from the copy/);
+    assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /3 words of the live page missing from the offline copy/);
     fireEvent.click(within(d).getByTestId('qa-detail-close'));
     assert.equal(screen.queryByTestId('qa-detail'), null);
+  });
+
+  it('switches between the copies compared: the replay’s figures, pictures, text and what it lacks', async () => {
+    const REPLAY = 'data:image/png;base64,UkVQTEFZ';
+    const both = page('http://a.test/both', 0.9, 0.4, {
+      reference: 'crawl-render',
+      copies: {
+        mirror: { textMatch: 1, screenshotMatch: 1, missing: [], error: null },
+        replay: { textMatch: 0.9, screenshotMatch: 0.4, missing: [{ url: 'http://a.test/main.css', type: 'stylesheet' }], error: null },
+      },
+      missing: [{ url: 'http://a.test/main.css', type: 'stylesheet' }],
+    });
+    api = fakeApi({
+      'qa.status': () => ok(null),
+      'qa.results': () => ok(results([both])),
+      'qa.page': () => ok({ ...detail(both), copy: { image: PNG, text: 'Items: apple banana cherry' }, replay: { image: REPLAY, text: 'Items: apple' } }),
+    });
+    setApi(api);
+    render(<PageAnalysis jobId="a" />);
+    await settle();
+    fireEvent.click(within(screen.getAllByTestId('qa-row')[0]!).getByTestId('qa-row-open'));
+    await settle();
+    const d = screen.getByTestId('qa-detail');
+    assert.match(within(d).getByTestId('qa-detail-figures').textContent ?? '', /reference: crawl-time render/);
+    assert.match(within(d).getByTestId('qa-copy-switch').textContent ?? '', /Offline copy: text 100.0%, screenshot 100.0%.*WACZ replay: text 90.0%, screenshot 40.0%/);
+    // The offline copy first: it lacks nothing.
+    assert.ok(within(d).getByTestId('qa-missing-none'));
+    assert.equal(within(d).getByTestId('qa-shot-copy').getAttribute('src'), PNG);
+    fireEvent.click(within(d).getByTestId('qa-copy-replay'));
+    assert.equal(within(d).getByTestId('qa-shot-copy').getAttribute('src'), REPLAY);
+    assert.equal(within(d).getByTestId('qa-shot-reference').getAttribute('alt'), 'Crawl-time render: first screenful (reference)');
+    assert.deepEqual(within(d).getAllByTestId('qa-missing-row').map((r) => r.textContent), ['stylesheethttp://a.test/main.css']);
+    assert.match(within(d).getByTestId('qa-diff-summary').textContent ?? '', /2 words of the crawl-time render missing from the wacz replay/);
+  });
+
+  it('shows an earlier capture’s analysis when picked: its rows and page detail, without the actions on the newest', async () => {
+    const earlier = page('http://a.test/old', 0.5, 0.5);
+    api = fakeApi({
+      'qa.status': () => ok(null),
+      'qa.results': (a) => ok((a as { capture?: number }).capture === 1 ? { ...results([earlier]), capture: 1, captures: [2, 1] } : { ...results(), capture: 2, captures: [2, 1] }),
+      'qa.page': (a) => ok(detail(earlier)),
+    });
+    setApi(api);
+    render(<PageAnalysis jobId="a" />);
+    await settle();
+    const picker = screen.getByTestId('qa-capture') as HTMLSelectElement;
+    assert.deepEqual([...picker.options].map((o) => o.textContent), ['2 (newest analysed)', '1']);
+    assert.ok(screen.getByTestId('qa-start-fresh'), 'the newest capture can be analysed again');
+    fireEvent.change(picker, { target: { value: '1' } });
+    await settle();
+    assert.deepEqual(screen.getAllByTestId('qa-row').map((r) => r.dataset.url), ['http://a.test/old']);
+    assert.ok((screen.getByTestId('qa-start-fresh').closest('.qa-actions') as HTMLElement).hidden, 'Analyse and Patch act on the newest: hidden for an earlier one');
+    fireEvent.click(within(screen.getAllByTestId('qa-row')[0]!).getByTestId('qa-row-open'));
+    await settle();
+    assert.deepEqual(api.callsTo('qa.page'), [{ id: 'a', url: 'http://a.test/old', capture: 1 }]);
   });
 
   it('a page with nothing missing says so', async () => {
@@ -149,7 +205,7 @@ describe('page analysis (Report screen)', () => {
   it('starts an analysis, shows its progress from events, pauses it and offers to resume', async () => {
     api = fakeApi({
       'qa.status': () => ok(null),
-      'qa.results': () => ok({ capture: null, total: 0, pages: 10, histogram: new Array(10).fill(0), errors: 0, withMissing: 0, rows: [] }),
+      'qa.results': () => ok({ capture: null, captures: [], total: 0, pages: 10, histogram: new Array(10).fill(0), errors: 0, withMissing: 0, rows: [] }),
       'qa.start': () => ok(status({ done: 0, etaMs: null })),
       'qa.pause': () => ok(status()),
     });

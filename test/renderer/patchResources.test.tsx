@@ -13,7 +13,7 @@ const row = (url: string, missing: number): QaPageResult => ({
   capture: 1,
   analysedAt: '2026-01-03T00:00:00.000Z',
   reference: 'live',
-  copy: 'mirror',
+  copies: {},
   textMatch: 0.5,
   screenshotMatch: 0.5,
   missing: Array.from({ length: missing }, (_, i) => ({ url: `${url}/m${i}.png`, type: 'image' })),
@@ -23,6 +23,7 @@ const row = (url: string, missing: number): QaPageResult => ({
 
 const results = (withMissing: number): QaResultsPage => ({
   capture: 1,
+  captures: [1],
   total: 2,
   pages: 2,
   histogram: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0],

@@ -1,3 +1,4 @@
+import { beforeLargeBuffer } from '../memory/largeGarbage.js';
 import type { ByteBudget } from './byteBudget.js';
 
 /**
@@ -20,6 +21,7 @@ export class BodyShare {
     this.#held = wanted;
     const giveBack = await this.budget.take(wanted);
     this.#giveBack = giveBack;
+    beforeLargeBuffer(bytes ?? this.budget.limit);
   };
 
   release(): void {

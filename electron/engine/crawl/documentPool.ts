@@ -6,11 +6,12 @@ import type { TextPlace } from '../store/textIndex.js';
 import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentMessages.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
 import { linksFromColumns } from './linkColumns.js';
+import { WholeFiles } from './wholeFiles.js';
 
 /** A document parsed in one of the pool's slots, which keeps it until it is saved or discarded. */
 export interface PreparedTicket extends PreparedDocument {
   readonly ticket: number;
-  /** The slot: 0 is the pool's own thread, unless the crawl is a focused one (see DocumentPool). */
+  /** The slot: 0 is the pool's own thread, unless the crawl is a focused one (see DocumentPool); WHOLE: held by the pool (see WholeFiles). */
   readonly worker: number;
 }
 
@@ -46,6 +47,9 @@ const INLINE_MAX_BYTES = 256 * 1024;
  */
 const OWN_THREAD_MS = 50;
 
+/** The `worker` of a document the pool holds itself, too large to parse (see WholeFiles). */
+const WHOLE = -1;
+
 interface Pending {
   resolve: (m: DocumentReply) => void;
   reject: (e: Error) => void;
@@ -77,6 +81,7 @@ interface Slot {
  */
 export class DocumentPool {
   private readonly slots: Slot[];
+  private readonly whole: WholeFiles;
   private nextTicket = 1;
   /** Time the pool's own thread has spent on requests. */
   private ownMs = 0;
@@ -90,6 +95,7 @@ export class DocumentPool {
     // A focused crawl's document work loads cheerio (0.2 s, some 17 MB a thread): its first worker
     // starts at once, and the crawl's own thread takes none of it.
     this.slots = [data.template ? this.startWorker(data) : this.ownThread(data)];
+    this.whole = new WholeFiles(data.mirrorRoot, data.tmpDir);
   }
 
   /** Worker threads started so far. */
@@ -179,6 +185,11 @@ export class DocumentPool {
 
   /** Parses a document in the least busy slot, which keeps it for save() or discard(). */
   async prepare(req: PrepareRequest): Promise<PreparedTicket> {
+    if (WholeFiles.prepares(req)) {
+      const ticket = this.nextTicket++;
+      const prepared = await this.whole.prepare(ticket, req);
+      return { ...prepared, ticket, worker: WHOLE };
+    }
     const index = this.leastBusy(req.body.byteLength);
     const slot = this.slots[index]!;
     const ticket = this.nextTicket++;
@@ -203,6 +214,7 @@ export class DocumentPool {
 
   /** Renders and writes the prepared document; a file-system refusal comes back as a SaveFailure. */
   async save(doc: PreparedTicket, req: SaveRequest): Promise<SaveFailure | null> {
+    if (doc.worker === WHOLE) return this.whole.save(doc.ticket, req.localPath);
     const slot = this.slots[doc.worker]!;
     slot.held--;
     return this.failureOf(await this.ask(slot, { op: 'save', ticket: doc.ticket, req }));
@@ -210,6 +222,7 @@ export class DocumentPool {
 
   /** Writes a file of the mirror as it is, in the least busy slot. */
   async write(localPath: string, data: Uint8Array): Promise<SaveFailure | null> {
+    if (WholeFiles.writes(data)) return this.whole.write(localPath, data);
     const copy = new Uint8Array(data);
     const slot = this.slots[this.leastBusy(copy.byteLength)]!;
     return this.failureOf(await this.ask(slot, { op: 'write', ticket: this.nextTicket++, localPath, data: copy }, [copy.buffer]));
@@ -252,6 +265,10 @@ export class DocumentPool {
 
   /** Lets the slot forget a document that won't be saved. */
   discard(doc: PreparedTicket): void {
+    if (doc.worker === WHOLE) {
+      this.whole.discard(doc.ticket);
+      return;
+    }
     const slot = this.slots[doc.worker]!;
     slot.held--;
     if (slot.gone === null) slot.send({ op: 'discard', ticket: doc.ticket }, []);

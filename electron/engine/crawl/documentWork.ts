@@ -1,3 +1,5 @@
+import { LARGE_BODY_BYTES } from '../fetch/exchange.js';
+import { beforeLargeBuffer } from '../memory/largeGarbage.js';
 import { pdfText, plainText, type TextFileKind } from '../parse/fileText.js';
 import type { PageAnalyzer } from '../focus/pageAnalysis.js';
 import type { FocusRequest, PageAnalysis } from '../focus/pageAnalysisTypes.js';
@@ -86,6 +88,8 @@ export class DocumentWork {
   ) {}
 
   prepare(ticket: number, req: PrepareRequest): PreparedDocument {
+    // Its parse makes strings and buffers of its size: the last large ones' are freed first.
+    if (req.body.byteLength > LARGE_BODY_BYTES) beforeLargeBuffer(req.body.byteLength);
     const body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
     const text = req.focus !== undefined && req.kind === 'html' ? this.analyzer?.collector() : undefined;
     const withText = req.kind === 'html' && (req.textDigest === true || req.text !== undefined);

@@ -6,6 +6,9 @@ import { RenderAbortedError, RenderFailedError, type RenderedCopy, type RequestB
 import type { QueuedRow } from '../store/catalogue.js';
 import { screenshotPathFor, thumbnailPathFor, writeArchiveFile } from '../store/thumbnails.js';
 import { localPathFor } from '../url/localPath.js';
+import { crawlRenderRecord, writeCrawlRender } from '../qa/crawlRender.js';
+import { RecordingBroker } from '../qa/recordingBroker.js';
+import { visibleText } from '../qa/visibleText.js';
 import type { WarcWriter } from '../warc/writer.js';
 import { documentKind } from './documents.js';
 import { RenderBroker, type BrokerParts } from './renderBroker.js';
@@ -17,6 +20,11 @@ export type RenderOutcome = { copy: RenderedCopy; navigations: string[] } | { fa
 export interface RenderOutput {
   dir: string;
   warc: WarcWriter | null;
+  /**
+   * The capture being crawled, for an archive folder: each page's visible text and requests are then
+   * kept too (qa/crawlRender.ts), for the page analysis to compare the copies with.
+   */
+  capture?: () => number;
 }
 
 /**
@@ -44,8 +52,9 @@ export class PageRenderer {
 
   async render(url: string, res: FetchResponse, broker: RequestBroker, signal: AbortSignal): Promise<RenderOutcome> {
     let page;
+    const recording = this.out.capture === undefined ? null : new RecordingBroker(broker);
     try {
-      page = await this.pool.render({ url, response: { status: res.status, headers: res.headers, body: res.body }, broker, signal });
+      page = await this.pool.render({ url, response: { status: res.status, headers: res.headers, body: res.body }, broker: recording ?? broker, signal });
     } catch (e) {
       if (e instanceof RenderAbortedError) return 'aborted';
       if (e instanceof RenderFailedError) return { failed: e.message };
@@ -59,6 +68,13 @@ export class PageRenderer {
     if (page.screenshot !== null) {
       await writeArchiveFile(dir, screenshotPathFor(localPath), page.screenshot);
       await warc?.writeResource({ uri: `urn:screenshot:${url}`, date, contentType: 'image/png', payload: page.screenshot });
+    }
+    if (recording !== null && this.out.capture !== undefined) {
+      const record = crawlRenderRecord(this.out.capture(), url, visibleText(page.html), page.thumbnail, recording.requests);
+      await writeCrawlRender(dir, localPath, record);
+      await warc?.writeResource({ uri: `urn:textFinal:${url}`, date, contentType: 'text/plain; charset=utf-8', payload: Buffer.from(record.text, 'utf8') });
+      const urls = Object.fromEntries(record.requests.map((r) => [r.url, { type: r.type, ok: r.ok }]));
+      await warc?.writeResource({ uri: `urn:pageinfo:${url}`, date, contentType: 'application/json', payload: Buffer.from(JSON.stringify({ url, urls }), 'utf8') });
     }
     return { copy: { html: Buffer.from(page.html, 'utf8') }, navigations: [...page.navigations, ...page.routes] };
   }
@@ -86,7 +102,8 @@ export class RenderedCapture {
 
   /** Finds the browser (throws BrowserNotFoundError naming the paths tried); it starts with the first page. */
   static open(settings: RenderSettings, parts: BrokerParts): RenderedCapture {
-    return new RenderedCapture(parts, PageRenderer.open(settings, { dir: parts.archive.dir, warc: parts.warc }));
+    const capture = () => parts.archive.catalogue.currentCapture();
+    return new RenderedCapture(parts, PageRenderer.open(settings, { dir: parts.archive.dir, warc: parts.warc, capture }));
   }
 
   wants(row: QueuedRow, res: FetchResponse): boolean {

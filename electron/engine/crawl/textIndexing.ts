@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { rmSync } from 'node:fs';
 import { FetchError } from '../fetch/errors.js';
 import { textFileKind } from '../parse/fileText.js';
+import { DEFAULT_PARSE_CAPS } from '../parse/html.js';
 import type { PackedText } from '../store/packedText.js';
 import type { Archive } from '../store/archive.js';
 import { FIRST_CAPTURE, replaceTextIndex, TextIndex, type TextKind } from '../store/textIndex.js';
@@ -24,16 +25,55 @@ export function textKindOf(contentType: string | null, url: string): TextKind | 
   return textFileKind(contentType, url);
 }
 
-interface IndexableRow {
+export interface IndexableRow {
   id: number;
   url: string;
   content_type: string | null;
   local_path: string;
   fetched_at: string | null;
+  /** The body's size, decoded; null when not recorded. */
+  bytes: number | null;
+}
+
+/** Whether the row's document can give text: a page over the parser's limit is saved unparsed and has none. */
+function mayHaveText(row: IndexableRow): boolean {
+  const kind = textKindOf(row.content_type, row.url);
+  return kind !== null && !(kind === 'html' && row.bytes !== null && row.bytes > DEFAULT_PARSE_CAPS.maxParseBytes);
 }
 
 /** Documents being read at once: enough to keep every document worker busy. */
 const AT_ONCE = 8;
+/**
+ * Bytes of documents read at once: each is held decoded, and copied to a worker, until its text
+ * is read. At the end of a crawl that met twenty 50 MB gzip bombs, eight at once held 400 MB.
+ */
+const AT_ONCE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The rows of `page` to read, in batches of at most `rows` documents and `bytes` of them (a batch
+ * takes its first row whatever its size), each with the position in `page` of the last row it
+ * covers; a page's last batch may be empty.
+ */
+export function* readBatches(
+  page: readonly IndexableRow[],
+  wanted: (row: IndexableRow) => boolean,
+  limits = { rows: AT_ONCE, bytes: AT_ONCE_BYTES },
+): Generator<{ rows: IndexableRow[]; through: number }> {
+  let rows: IndexableRow[] = [];
+  let bytes = 0;
+  for (let k = 0; k < page.length; k++) {
+    const row = page[k]!;
+    if (!wanted(row)) continue;
+    if (rows.length > 0 && (rows.length >= limits.rows || bytes + (row.bytes ?? 0) > limits.bytes)) {
+      yield { rows, through: k - 1 };
+      rows = [];
+      bytes = 0;
+    }
+    rows.push(row);
+    bytes += row.bytes ?? 0;
+  }
+  yield { rows, through: page.length - 1 };
+}
 
 /**
  * Catalogue rows compared with the index at once. All at once, a 100,000-page crawl's end held
@@ -55,7 +95,7 @@ function candidateCount(archive: Archive): number {
 /** The next candidates after `afterId`, in id order. */
 function candidatesAfter(archive: Archive, afterId: number, limit: number): IndexableRow[] {
   return archive.catalogue.sqlite
-    .prepare(`SELECT id, url, content_type, local_path, fetched_at FROM urls WHERE id > ? AND ${CANDIDATE} ORDER BY id LIMIT ?`)
+    .prepare(`SELECT id, url, content_type, local_path, fetched_at, bytes FROM urls WHERE id > ? AND ${CANDIDATE} ORDER BY id LIMIT ?`)
     .all(afterId, limit) as IndexableRow[];
 }
 
@@ -101,15 +141,11 @@ export async function indexMissing(
   onProgress?.(0, total);
   for (let page = candidatesAfter(archive, 0, pageRows); page.length > 0; page = candidatesAfter(archive, page.at(-1)!.id, pageRows)) {
     const indexed = index.indexedUrlIds(FIRST_CAPTURE, page[0]!.id, page.at(-1)!.id);
-    let batch: IndexableRow[] = [];
-    for (let k = 0; k < page.length; k++) {
-      const row = page[k]!;
-      if (!indexed.has(row.id) && textKindOf(row.content_type, row.url) !== null) batch.push(row);
-      if (batch.length < AT_ONCE && k < page.length - 1) continue;
+    const wanted = (row: IndexableRow) => !indexed.has(row.id) && mayHaveText(row);
+    for (const { rows, through } of readBatches(page, wanted)) {
       signal?.throwIfAborted();
-      if (batch.length > 0) added += await indexBatch(archive, index, pool, batch);
-      batch = [];
-      onProgress?.(done + k + 1, total);
+      if (rows.length > 0) added += await indexBatch(archive, index, pool, rows);
+      onProgress?.(done + through + 1, total);
       await nextTurn();
     }
     done += page.length;

@@ -101,6 +101,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #statusText = '';
   #rawHeaders: HeaderPair[] = [];
   #chunks: Buffer[] = [];
+  /** A declared length over LARGE_BODY_BYTES: the body is copied into place as it comes (see #keep). */
+  #declared: number | null = null;
+  #whole: Buffer | null = null;
   #received = 0;
   #wire: WireFacts | null = null;
   #headersAtMs = 0;
@@ -130,6 +133,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     // undici may start a request again after a failed attempt on a pipelined socket: start clean.
     this.#status = 0;
     this.#chunks = [];
+    this.#declared = null;
+    this.#whole = null;
     this.#received = 0;
     this.#wire = null;
     this.tap.expect(this.request.target.origin, pathOf(this.request.target), (facts) => {
@@ -151,7 +156,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     const declared = Number(headers['content-length']);
     if (declared > this.request.maxResponseBytes) {
       this.#abort(controller, tooLarge(`Content-Length ${declared}`, this.request.maxResponseBytes));
-    } else if (declared > LARGE_BODY_BYTES) this.#askRoom(controller, declared);
+    } else if (declared > LARGE_BODY_BYTES) {
+      this.#declared = declared;
+      this.#askRoom(controller, declared);
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -161,8 +169,21 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
       this.#abort(controller, tooLarge(`body passed ${this.#received} bytes`, this.request.maxResponseBytes));
       return;
     }
-    this.#chunks.push(chunk);
+    this.#keep(chunk);
     if (this.#received > LARGE_BODY_BYTES) this.#askRoom(controller, null);
+  }
+
+  /**
+   * A body of a declared large length is copied into place as it comes: its pieces joined at the
+   * end held it twice at once. Anything past the declared length (undici stops there) would follow.
+   */
+  #keep(chunk: Buffer): void {
+    if (this.#declared !== null) this.#whole ??= Buffer.allocUnsafe(this.#declared);
+    const whole = this.#whole;
+    const at = this.#received - chunk.length;
+    const fits = whole === null ? 0 : Math.max(0, Math.min(chunk.length, whole.length - at));
+    if (whole !== null && fits > 0) chunk.copy(whole, at, 0, fits);
+    if (fits < chunk.length) this.#chunks.push(fits === 0 ? chunk : chunk.subarray(fits));
   }
 
   /** Pauses the body until the crawl has room for it (see BodyRoom). */
@@ -187,10 +208,18 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
       status: this.#status,
       statusText: this.#statusText,
       rawHeaders: this.#rawHeaders,
-      wireBody: Buffer.concat(this.#chunks, this.#received),
+      wireBody: this.#body(),
       wire: this.#wire,
       headersAtMs: this.#headersAtMs,
     });
+  }
+
+  /** The body received: in place, or its pieces joined. */
+  #body(): Buffer {
+    const whole = this.#whole;
+    if (whole === null) return Buffer.concat(this.#chunks, this.#received);
+    const inPlace = Math.min(this.#received, whole.length);
+    return this.#chunks.length === 0 ? whole.subarray(0, inPlace) : Buffer.concat([whole.subarray(0, inPlace), ...this.#chunks], this.#received);
   }
 
   /** undici calls this without a controller when the request failed before it started. */
@@ -221,6 +250,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     this.#chunks = [];
+    this.#whole = null;
     this.finish(outcome);
   }
 }

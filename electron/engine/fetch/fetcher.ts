@@ -5,7 +5,7 @@ import type { AddressPolicy } from './addressPolicy.js';
 import type { FetchSettings } from '../../../shared/job.js';
 import { decodeContent } from './decompress.js';
 import { abortError, classifyError, FetchError } from './errors.js';
-import { exchange, LARGE_BODY_BYTES, type BodyRoom, type Exchange } from './exchange.js';
+import { exchange, type BodyRoom, type Exchange } from './exchange.js';
 import { foldHeaders, type HeaderPair } from './headers.js';
 import { keepParserBaseline } from './parserTier.js';
 import { backoffMs, RETRY_STATUSES, retryAfterMs, sleep } from './retry-policy.js';
@@ -238,19 +238,10 @@ export class Fetcher {
 
   /**
    * Undoes the Content-Encoding. With bodyRoom, a body that decodes past 1 MiB (a compression bomb
-   * is a few KB on the wire) is decoded in full only once there is room for it; the first 1 MiB is
-   * decoded twice then, which costs a millisecond or so.
+   * is a few KB on the wire) is held only once there is room for its decoded size.
    */
-  async #decode(wire: Buffer, contentEncoding: string | null, bodyRoom: BodyRoom | undefined): Promise<Buffer> {
-    const max = this.#settings.maxResponseBytes;
-    if (bodyRoom === undefined || contentEncoding === null || max <= LARGE_BODY_BYTES) return decodeContent(wire, contentEncoding, max);
-    try {
-      return await decodeContent(wire, contentEncoding, LARGE_BODY_BYTES);
-    } catch (e) {
-      if (!(e instanceof FetchError && e.code === 'too-large')) throw e;
-    }
-    await bodyRoom(null);
-    return decodeContent(wire, contentEncoding, max);
+  #decode(wire: Buffer, contentEncoding: string | null, bodyRoom: BodyRoom | undefined): Promise<Buffer> {
+    return decodeContent(wire, contentEncoding, this.#settings.maxResponseBytes, bodyRoom && { room: bodyRoom });
   }
 }
 

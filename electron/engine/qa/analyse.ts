@@ -1,5 +1,5 @@
 import { userAgentFor, type RenderSettings } from '../../../shared/job.js';
-import { qaScore, type QaSummary } from '../../../shared/qa.js';
+import { QA_COPIES, qaScore, type QaCopy, type QaSummary } from '../../../shared/qa.js';
 import { BrowserPool } from '../render/browserPool.js';
 import { MirrorBroker } from '../render/mirrorBroker.js';
 import type { Archive } from '../store/archive.js';
@@ -8,6 +8,7 @@ import { ArchivedFiles } from './archivedFiles.js';
 import { CaptureBroker } from './captureBroker.js';
 import { clearEvidence, type PageEvidence, removeEvidence, writeEvidence } from './evidence.js';
 import { QaStore } from './qaStore.js';
+import { ReplayCopy } from './replayCopy.js';
 
 export interface AnalyseOptions {
   /** The capture whose pages are analysed; default the current one. */
@@ -18,6 +19,10 @@ export interface AnalyseOptions {
   fresh?: boolean;
   /** Analyse exactly these pages again (a patch's), whatever an earlier run found; their results are replaced. */
   pages?: string[];
+  /** The copies compared with the reference; default both, the mirror and the WACZ replay (for `pages`, those their earlier results compared). */
+  copies?: readonly QaCopy[];
+  /** A WACZ exported from the archive to replay; default the capture exported now. */
+  wacz?: string;
   signal: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -58,13 +63,20 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
   if (opts.pages !== undefined) urls.push(...opts.pages);
   else for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
   const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
+  const copies = opts.copies ?? (opts.pages === undefined ? QA_COPIES : copiesComparedBefore(store, capture, opts.pages));
+  // The replay needs the capture as a WACZ: exported once, before any page (nothing to do, nothing exported).
+  const replay = copies.includes('replay') && todo.length > 0 ? await ReplayCopy.open(archive, capture, opts.signal, opts.wacz) : null;
   const pool = new BrowserPool({ ...settings, screenshots: false });
   const files = new ArchivedFiles(archive);
   const ctx = {
     pool,
     // An earlier capture's copy is its own files (the viewer's @capture/<n>/), the newest's the offline copy.
     mirror: capture === current ? new MirrorBroker(archive) : new CaptureBroker(archive, capture, new MirrorBroker(archive)),
+    compareMirror: copies.includes('mirror'),
+    replay,
+    replayLimits: { pageTimeoutMs: settings.pageTimeoutMs, settleMs: settings.settleMs },
     files,
+    archiveDir: archive.dir,
     userAgent: userAgentFor(archive.job),
     signal: opts.signal,
     keep: (_url: string, localPath: string, evidence: PageEvidence) => writeEvidence(archive.dir, capture, localPath, evidence),
@@ -79,8 +91,8 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
       if (opts.signal.aborted || failure !== null) break;
       const task: Promise<void> = analysePage(ctx, url, capture)
         .then(async (r) => {
-          // A page that could not be compared keeps nothing from an earlier analysis.
-          const localPath = r.error === null ? null : files.localPath(url);
+          // A page whose reference could not be rendered keeps nothing from an earlier analysis.
+          const localPath = Object.keys(r.copies).length > 0 ? null : files.localPath(url);
           if (localPath !== null) await removeEvidence(archive.dir, capture, localPath);
           store.put(r);
           opts.onProgress?.(++analysed, todo.length);
@@ -94,8 +106,16 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     if (failure !== null) throw failure;
   } finally {
     await pool.close();
+    await replay?.close();
   }
   return { capture, analysed, kept: done.size };
+}
+
+/** The copies earlier results of these pages compared (a patch analyses its pages again alike); all where none. */
+function copiesComparedBefore(store: QaStore, capture: number, pages: readonly string[]): readonly QaCopy[] {
+  const seen = new Set<QaCopy>();
+  for (const url of pages) for (const c of QA_COPIES) if (store.result(capture, url)?.copies[c] !== undefined) seen.add(c);
+  return seen.size === 0 ? QA_COPIES : QA_COPIES.filter((c) => seen.has(c));
 }
 
 /** The figures of a capture's analysis for the QA report; null if it was never analysed. */

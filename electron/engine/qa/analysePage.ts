@@ -1,14 +1,16 @@
 import * as cheerio from 'cheerio';
-import type { QaMissing, QaPageResult } from '../../../shared/qa.js';
+import { worstOfCopies, type QaCopyResult, type QaMissing, type QaPageResult, type QaReference } from '../../../shared/qa.js';
 import type { BrowserPool } from '../render/browserPool.js';
 import { mirrorFileOf, mirrorUrlOf } from '../render/mirrorBroker.js';
-import { RenderAbortedError, type RenderedPage } from '../render/types.js';
+import { RenderAbortedError } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import type { ArchivedFiles } from './archivedFiles.js';
+import { readCrawlRender } from './crawlRender.js';
 import type { CopySource } from './captureBroker.js';
 import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
 import { RecordingBroker, type RecordedRequest } from './recordingBroker.js';
+import type { ReplayCopy } from './replayCopy.js';
 import { screenshotMatch } from './screenshotMatch.js';
 import { textMatch } from './textMatch.js';
 import { visibleText } from './visibleText.js';
@@ -17,21 +19,33 @@ export interface PageAnalysisContext {
   pool: BrowserPool;
   /** The copy compared: the offline copy, or an earlier capture's files. */
   mirror: CopySource;
+  /** Whether the mirror copy is compared (`--copies`). */
+  compareMirror: boolean;
+  /** The WACZ replay of the capture, when it is compared. */
+  replay: ReplayCopy | null;
+  /** The time limit and settling wait of a replayed page (a render's). */
+  replayLimits: { pageTimeoutMs: number; settleMs: number };
   files: ArchivedFiles;
+  /** The archive folder, where a rendered crawl kept its pages' renders (used as the reference where there is one). */
+  archiveDir: string;
   userAgent: string;
   signal: AbortSignal;
-  /** Keeps what a compared page showed (both captures and texts), before its result is recorded. */
+  /** Keeps what a compared page showed (the captures and texts of each side), before its result is recorded. */
   keep?: (url: string, localPath: string, evidence: PageEvidence) => Promise<void>;
 }
 
-/** One page: the live page and its offline copy rendered alike, then compared. */
+const rethrowAbort = (e: unknown, signal: AbortSignal): void => {
+  if (e instanceof RenderAbortedError || signal.aborted) throw new RenderAbortedError();
+};
+
+/** One page: the reference and each copy rendered alike, then compared. */
 export async function analysePage(ctx: PageAnalysisContext, url: string, capture: number): Promise<QaPageResult> {
   const result: QaPageResult = {
     url,
     capture,
     analysedAt: new Date().toISOString(),
     reference: 'live',
-    copy: 'mirror',
+    copies: {},
     textMatch: null,
     screenshotMatch: null,
     missing: [],
@@ -40,44 +54,103 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   };
   const localPath = ctx.files.localPath(url);
   if (localPath === null) return { ...result, error: 'no copy in the offline copy' };
-  const live = new RecordingBroker(new LiveBroker(ctx.userAgent));
   const copy = new RecordingBroker(ctx.mirror);
-  let reference: RenderedPage;
-  let copied: RenderedPage;
-  try {
-    const response = await fetchLive(url, ctx.userAgent, ctx.signal);
-    if (response.status >= 400) return { ...result, error: `the live page answered HTTP ${response.status}` };
-    reference = await ctx.pool.render({ url, response, broker: live, signal: ctx.signal });
-  } catch (e) {
-    if (e instanceof RenderAbortedError || ctx.signal.aborted) throw new RenderAbortedError();
-    return { ...result, error: `the live page could not be rendered: ${(e as Error).message}` };
-  }
+  const reference = await referenceOf(ctx, url, localPath, capture);
+  if ('error' in reference) return { ...result, error: reference.error };
+  result.reference = reference.kind;
+  const referenceText = reference.text;
+  const compare = (html: string, thumbnail: Buffer, requests: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaCopyResult => ({
+    textMatch: textMatch(referenceText, visibleText(html)),
+    screenshotMatch: screenshotMatch(reference.thumbnail, thumbnail),
+    missing: missingFrom(reference.requests, requests, loadedBy),
+    error: null,
+  });
+  const failed = (error: string): QaCopyResult => ({ textMatch: null, screenshotMatch: null, missing: [], error });
+  const evidence: PageEvidence = { reference: { image: reference.thumbnail, text: referenceText } };
+  const copies: QaPageResult['copies'] = {};
   const copyUrl = mirrorUrlOf(localPath);
-  try {
-    copied = await ctx.pool.render({ url: copyUrl, response: await ctx.mirror.read(localPath), broker: copy, signal: ctx.signal });
-  } catch (e) {
-    if (e instanceof RenderAbortedError || ctx.signal.aborted) throw new RenderAbortedError();
-    return { ...result, error: `the offline copy could not be rendered: ${(e as Error).message}` };
+  let mirrorHtml: string | null = null;
+  if (ctx.compareMirror) {
+    try {
+      const file = await ctx.mirror.read(localPath);
+      const copied = await ctx.pool.render({ url: copyUrl, response: file, broker: copy, signal: ctx.signal });
+      mirrorHtml = copied.html;
+      const mirrored = compare(copied.html, copied.thumbnail, copy.requests, (r) => {
+        const file = mirrorFileOf(r.url);
+        return file === null ? [] : ctx.files.urlsAtPath(file);
+      });
+      // A rendered crawl's copy is the DOM its scripts built, the scripts taken out: what they
+      // loaded is in it already, and nothing the copy lacks.
+      copies.mirror = runsScripts(file.body.toString('utf8')) ? mirrored : { ...mirrored, missing: mirrored.missing.filter((m) => !SCRIPT_LOADS.has(m.type)) };
+      evidence.copy = { image: copied.thumbnail, text: visibleText(copied.html) };
+    } catch (e) {
+      rethrowAbort(e, ctx.signal);
+      copies.mirror = failed(`the offline copy could not be rendered: ${(e as Error).message}`);
+    }
   }
-  const referenceText = visibleText(reference.html);
-  const copyText = visibleText(copied.html);
-  await ctx.keep?.(url, localPath, { reference: { image: reference.thumbnail, text: referenceText }, copy: { image: copied.thumbnail, text: copyText } });
+  if (ctx.replay !== null) {
+    try {
+      const replayed = await ctx.replay.render(ctx.pool, url, ctx.replayLimits.pageTimeoutMs, ctx.replayLimits.settleMs, ctx.signal);
+      copies.replay =
+        replayed.leftFor === null
+          ? compare(replayed.html, replayed.thumbnail, replayed.requests, (r) => [canonicalize(r.url) ?? r.url])
+          : { textMatch: null, screenshotMatch: null, missing: [], error: null, skipped: `the replay left for ${replayed.leftFor} by script, where the renders stay on the page` };
+      evidence.replay = { image: replayed.thumbnail, text: visibleText(replayed.html) };
+    } catch (e) {
+      rethrowAbort(e, ctx.signal);
+      copies.replay = failed(`the replay could not be shown: ${(e as Error).message}`);
+    }
+  }
+  await ctx.keep?.(url, localPath, evidence);
   return {
     ...result,
-    textMatch: textMatch(referenceText, copyText),
-    screenshotMatch: screenshotMatch(reference.thumbnail, copied.thumbnail),
-    missing: missingFrom(live.requests, copy.requests, ctx.files),
-    deadLinks: deadLinks(copied.html, copyUrl, ctx.files),
+    copies,
+    ...worstOfCopies(copies),
+    deadLinks: mirrorHtml === null ? [] : deadLinks(mirrorHtml, copyUrl, ctx.files),
   };
 }
 
-/** What the reference loaded that the copy did not, each URL once. */
-function missingFrom(reference: RecordedRequest[], copy: RecordedRequest[], files: ArchivedFiles): QaMissing[] {
-  const loaded = new Set<string>();
-  for (const r of copy) {
-    const file = r.ok ? mirrorFileOf(r.url) : null;
-    if (file !== null) for (const u of files.urlsAtPath(file)) loaded.add(u);
+/** What only a page's scripts load (Playwright's resource types). */
+const SCRIPT_LOADS = new Set(['script', 'fetch', 'xhr', 'eventsource', 'websocket']);
+/** Script types a browser runs (as serializeDom removes them). */
+const SCRIPT_TYPE = /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript|text\/jscript|text\/livescript|text\/x-javascript|application\/x-javascript)$/i;
+
+/** Whether a document (the copy's file as stored; a render's DOM has its scripts taken out) holds any script the browser runs. */
+function runsScripts(html: string): boolean {
+  const $ = cheerio.load(html);
+  return $('script').toArray().some((el) => SCRIPT_TYPE.test(($(el).attr('type') ?? '').trim()));
+}
+
+interface Reference {
+  kind: QaReference;
+  thumbnail: Buffer;
+  text: string;
+  requests: RecordedRequest[];
+}
+
+/**
+ * What the copies are compared with: the page's crawl-time render where the capture's crawl rendered
+ * it (nothing is asked of the live site then), or else the live page rendered now.
+ */
+async function referenceOf(ctx: PageAnalysisContext, url: string, localPath: string, capture: number): Promise<Reference | { error: string }> {
+  const crawled = readCrawlRender(ctx.archiveDir, localPath, capture);
+  if (crawled !== null) return { kind: 'crawl-render', thumbnail: crawled.thumbnail, text: crawled.record.text, requests: crawled.record.requests };
+  const live = new RecordingBroker(new LiveBroker(ctx.userAgent));
+  try {
+    const response = await fetchLive(url, ctx.userAgent, ctx.signal);
+    if (response.status >= 400) return { error: `the live page answered HTTP ${response.status}` };
+    const rendered = await ctx.pool.render({ url, response, broker: live, signal: ctx.signal });
+    return { kind: 'live', thumbnail: rendered.thumbnail, text: visibleText(rendered.html), requests: live.requests };
+  } catch (e) {
+    rethrowAbort(e, ctx.signal);
+    return { error: `the live page could not be rendered: ${(e as Error).message}` };
   }
+}
+
+/** What the reference loaded that the copy did not, each URL once; `loadedBy` names the archived URLs a copy's request stands for. */
+function missingFrom(reference: RecordedRequest[], copy: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaMissing[] {
+  const loaded = new Set<string>();
+  for (const r of copy) if (r.ok) for (const u of loadedBy(r)) loaded.add(u);
   const missing = new Map<string, QaMissing>();
   for (const r of reference) {
     if (!r.ok) continue;

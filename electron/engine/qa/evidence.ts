@@ -18,23 +18,30 @@ export function evidencePath(capture: number, localPath: string, side: QaSide, k
   return `${QA_DIR}/${capture}/${localPath}.${side}.${kind}`;
 }
 
-export interface PageEvidence {
-  reference: { image: Buffer; text: string };
-  copy: { image: Buffer; text: string };
-}
+/** What each side showed; a copy that could not be rendered has none. */
+export type PageEvidence = { reference: { image: Buffer; text: string } } & Partial<Record<'copy' | 'replay', { image: Buffer; text: string }>>;
+
+const SIDES: readonly QaSide[] = ['reference', 'copy', 'replay'];
 
 export async function writeEvidence(archiveDir: string, capture: number, localPath: string, e: PageEvidence): Promise<void> {
-  for (const side of ['reference', 'copy'] as const) {
-    await writeArchiveFile(archiveDir, evidencePath(capture, localPath, side, 'png'), e[side].image);
-    await writeArchiveFile(archiveDir, evidencePath(capture, localPath, side, 'txt'), Buffer.from(e[side].text, 'utf8'));
+  for (const side of SIDES) {
+    const shown = e[side];
+    if (shown === undefined) {
+      await removeSide(archiveDir, capture, localPath, side);
+      continue;
+    }
+    await writeArchiveFile(archiveDir, evidencePath(capture, localPath, side, 'png'), shown.image);
+    await writeArchiveFile(archiveDir, evidencePath(capture, localPath, side, 'txt'), Buffer.from(shown.text, 'utf8'));
   }
 }
 
 /** Removes a page's kept files (its new result has none: it could not be compared). */
 export async function removeEvidence(archiveDir: string, capture: number, localPath: string): Promise<void> {
-  for (const side of ['reference', 'copy'] as const) {
-    for (const kind of ['png', 'txt'] as const) await rm(resolveInside(archiveDir, evidencePath(capture, localPath, side, kind)), { force: true });
-  }
+  for (const side of SIDES) await removeSide(archiveDir, capture, localPath, side);
+}
+
+async function removeSide(archiveDir: string, capture: number, localPath: string, side: QaSide): Promise<void> {
+  for (const kind of ['png', 'txt'] as const) await rm(resolveInside(archiveDir, evidencePath(capture, localPath, side, kind)), { force: true });
 }
 
 /** Removes everything kept of a capture's analysis (a fresh analysis replaces it). */

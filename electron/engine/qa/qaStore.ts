@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { QaMissing, QaPageResult } from '../../../shared/qa.js';
+import type { QaCopyResult, QaMissing, QaPageResult, QaReference } from '../../../shared/qa.js';
 
 /**
  * The analysis's results in the archive's catalogue, one row per page and capture: a second run
@@ -15,8 +15,16 @@ CREATE TABLE IF NOT EXISTS qa_pages (
   missing TEXT NOT NULL,
   dead_links TEXT NOT NULL,
   error TEXT,
+  copies TEXT,
+  reference TEXT,
   PRIMARY KEY (capture, url)
 )`;
+
+/**
+ * Columns added since the table first shipped, added to an archive analysed before: each copy's
+ * figures (JSON; null in older rows, which compared the mirror alone) and the reference used.
+ */
+const ADDED_COLUMNS = { copies: 'TEXT', reference: 'TEXT' } as const;
 
 interface Row {
   capture: number;
@@ -27,6 +35,8 @@ interface Row {
   missing: string;
   dead_links: string;
   error: string | null;
+  copies?: string | null;
+  reference?: string | null;
 }
 
 function toResult(r: Row): QaPageResult {
@@ -34,8 +44,10 @@ function toResult(r: Row): QaPageResult {
     url: r.url,
     capture: r.capture,
     analysedAt: r.analysed_at,
-    reference: 'live',
-    copy: 'mirror',
+    reference: (r.reference ?? 'live') as QaReference,
+    copies: r.copies
+      ? (JSON.parse(r.copies) as QaPageResult['copies'])
+      : { mirror: { textMatch: r.text_match, screenshotMatch: r.screenshot_match, missing: JSON.parse(r.missing) as QaMissing[], error: r.error } satisfies QaCopyResult },
     textMatch: r.text_match,
     screenshotMatch: r.screenshot_match,
     missing: JSON.parse(r.missing) as QaMissing[],
@@ -57,6 +69,8 @@ export class QaStore {
 
   prepare(): void {
     this.db.exec(SCHEMA);
+    const have = new Set((this.db.prepare('PRAGMA table_info(qa_pages)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of Object.entries(ADDED_COLUMNS)) if (!have.has(name)) this.db.exec(`ALTER TABLE qa_pages ADD COLUMN ${name} ${type}`);
   }
 
   analysed(capture: number): Set<string> {
@@ -71,10 +85,10 @@ export class QaStore {
   put(r: QaPageResult): void {
     this.db
       .prepare(
-        `INSERT OR REPLACE INTO qa_pages (capture, url, analysed_at, text_match, screenshot_match, missing, dead_links, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO qa_pages (capture, url, analysed_at, text_match, screenshot_match, missing, dead_links, error, copies, reference)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(r.capture, r.url, r.analysedAt, r.textMatch, r.screenshotMatch, JSON.stringify(r.missing), JSON.stringify(r.deadLinks), r.error);
+      .run(r.capture, r.url, r.analysedAt, r.textMatch, r.screenshotMatch, JSON.stringify(r.missing), JSON.stringify(r.deadLinks), r.error, JSON.stringify(r.copies), r.reference);
   }
 
   /** A capture's results, worst first; `limit` null: all. */

@@ -72,6 +72,25 @@ export class BrowserPool {
     }
   }
 
+  /**
+   * Runs `fn` with the pool's browser in one of its page places (the same bound on pages at once
+   * as renders): for pages the pool's own slots cannot show, such as a replay that needs its
+   * service worker. A browser that died is started afresh for the next caller.
+   */
+  async use<T>(signal: AbortSignal, fn: (browser: Browser) => Promise<T>): Promise<T> {
+    await this.acquire(signal);
+    try {
+      const browser = await this.started();
+      try {
+        return await fn(browser);
+      } finally {
+        if (!browser.isConnected()) this.forget(browser);
+      }
+    } finally {
+      this.release();
+    }
+  }
+
   /** The running browser, for tests that need to make it fail. */
   current(): Promise<Browser> | null {
     return this.browser;

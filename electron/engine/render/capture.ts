@@ -15,13 +15,13 @@ export const THUMBNAIL_HEIGHT = VIEWPORT.height * THUMBNAIL_SCALE;
  * The network counts as idle after this long with nothing in flight: long enough for a script to
  * act on a response (render it, ask for the next thing), short enough not to dominate a page's time.
  */
-const QUIET_MS = 150;
+export const QUIET_MS = 150;
 /** After a scroll or a click, requests it causes start within this long, if at all. */
-const GRACE_MS = 50;
+export const GRACE_MS = 50;
 /** Scroll steps of one screenful at most: infinite scrolling stops here. */
-const MAX_SCROLL_STEPS = 25;
+export const MAX_SCROLL_STEPS = 25;
 /** "Load more" buttons clicked at most per page. */
-const MAX_CLICKS = 3;
+export const MAX_CLICKS = 3;
 /** Time kept back from the page limit for serializing and the thumbnail. */
 export const CAPTURE_RESERVE_MS = 3_000;
 /** Full-page screenshots are cut at this height. */

@@ -5,10 +5,12 @@ import { threadId } from 'node:worker_threads';
 import { resolveInside } from '../url/localPath.js';
 import { checkIdentity, identityOf, type FolderIdentity } from './folderIdentity.js';
 
+/** Numbers this thread's temporary files: two Mirrors of one folder on one thread must not share a name. */
+let tmpCounter = 0;
+
 /** The browsable copy: files under `<archive>/mirror/`; a complete file is never left half replaced. */
 export class Mirror {
   private readonly knownDirs = new Set<string>();
-  private tmpCounter = 0;
   /** The folder `root` was when first met: a write checks it is still there (see checkRoot). */
   private rootIdentity: FolderIdentity | null;
 
@@ -54,7 +56,7 @@ export class Mirror {
   }
 
   /** Writes via a temporary file and a rename, so a crash never leaves a half file under the final name. */
-  async write(localPath: string, data: Buffer | string): Promise<void> {
+  async write(localPath: string, data: Uint8Array | string): Promise<void> {
     this.checkRoot();
     const abs = this.absolutePath(localPath);
     const dir = path.dirname(abs);
@@ -140,6 +142,6 @@ export class Mirror {
 
   private nextTmp(): string {
     // Document workers write into the same folder from other threads of this process.
-    return path.join(this.tmpDir, `${process.pid}-${threadId}-${this.tmpCounter++}.tmp`);
+    return path.join(this.tmpDir, `${process.pid}-${threadId}-${tmpCounter++}.tmp`);
   }
 }

@@ -20,12 +20,15 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
   const [results, setResults] = useState<QaResultsPage | null>(null);
   const [shown, setShown] = useState(PAGE_SIZE);
   const [selected, setSelected] = useState<string | null>(null);
+  /** The capture whose analysis is shown; null: the newest. */
+  const [capture, setCapture] = useState<number | null>(null);
   const [serial, setSerial] = useState(0);
   const refresh = useCallback(() => setSerial((n) => n + 1), []);
 
   useEffect(() => {
     setStatus(null);
     setSelected(null);
+    setCapture(null);
     setShown(PAGE_SIZE);
     // Quietly: a host without the analysis (or an archive it cannot read now) just shows no run.
     void api()
@@ -41,7 +44,7 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
   useEffect(() => {
     let live = true;
     void api()
-      ['qa.results']({ id: jobId, offset: 0, limit: shown })
+      ['qa.results']({ id: jobId, offset: 0, limit: shown, ...(capture !== null && { capture }) })
       .then((r) => {
         // An archive held by its crawl answers later; what was shown stays until then.
         if (live && r.ok) setResults(r.value);
@@ -49,12 +52,14 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
     return () => {
       live = false;
     };
-  }, [jobId, shown, serial]);
+  }, [jobId, shown, serial, capture]);
 
   const running = status?.state === 'running';
   const start = (fresh: boolean) => void command('qa.start', { id: jobId, fresh }).then((r) => r.ok && setStatus(r.value));
   const pause = () => void command('qa.pause', { id: jobId });
   const patch = () => void command('qa.patch', { id: jobId }).then((r) => r.ok && setStatus(r.value));
+  // Earlier captures are shown, not analysed here: Analyse and Patch act on the newest.
+  const newest = capture === null || capture === results?.captures[0];
   const analysed = results?.total ?? 0;
   const remaining = results === null ? 0 : Math.max(0, results.pages - analysed);
 
@@ -64,10 +69,31 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
         Page analysis
       </h2>
       <p className="muted small">
-        Each archived page is rendered live and from the offline copy in the same browser, and the two are compared: visible text, the
-        first screenful, and the resources the copy could not load. The same as <code>harvest qa &lt;archive-dir&gt;</code>.
+        Each archived page is rendered as the crawl rendered it (a rendered crawl) or live, and from the offline copy and the WACZ replay
+        in the same browser, and they are compared: visible text, the first screenful, and the resources a copy could not load. The same as{' '}
+        <code>harvest qa &lt;archive-dir&gt;</code>.
       </p>
-      <div className="row qa-actions">
+      {results && results.captures.length > 1 && (
+        <label className="qa-capture">
+          Capture{' '}
+          <select
+            value={capture ?? results.captures[0]}
+            onChange={(e) => {
+              setSelected(null);
+              setShown(PAGE_SIZE);
+              setCapture(Number(e.target.value));
+            }}
+            data-testid="qa-capture"
+          >
+            {results.captures.map((c) => (
+              <option key={c} value={c}>
+                {c === results.captures[0] ? `${c} (newest analysed)` : c}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <div className="row qa-actions" hidden={!newest}>
         {running ? (
           <button className="primary" onClick={pause} data-testid="qa-pause">
             Pause analysis
@@ -108,7 +134,7 @@ export function PageAnalysis({ jobId }: { jobId: string }) {
                 </button>
               )}
             </div>
-            {selected !== null && <PageDetail jobId={jobId} url={selected} onClose={() => setSelected(null)} />}
+            {selected !== null && <PageDetail jobId={jobId} url={selected} capture={capture} onClose={() => setSelected(null)} />}
           </div>
         </>
       )}

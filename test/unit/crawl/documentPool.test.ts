@@ -160,6 +160,29 @@ describe('DocumentPool: where documents go', () => {
     }
   });
 
+  it('keeps a page too large to parse and a file over 1 MiB on its own thread: neither is copied to a worker', async () => {
+    const pool = new DocumentPool(data(), 2);
+    try {
+      // Over the parser's 8 MiB: saved as it came, its link not followed (as parseHtml leaves it).
+      const huge = Buffer.concat([Buffer.from('<!doctype html><title>Huge</title><a href="/next.html">next</a>'), Buffer.alloc(9 << 20, 'a')]);
+      const doc = await pool.prepare({ ...page, body: huge, packOriginal: true });
+      assert.deepEqual([doc.title, doc.links, doc.text, doc.textDigest], [null, [], null, null]);
+      assert.deepEqual(unpackOriginal(doc.original!), huge);
+      assert.equal(await pool.save(doc, { localPath: 'example.org/huge.html', written: [] }), null);
+      assert.ok(readFileSync(path.join(dir, 'mirror', 'example.org', 'huge.html')).equals(huge), 'saved byte for byte');
+      const file = Buffer.alloc(2 << 20, 'f');
+      assert.equal(await pool.write('example.org/big.bin', file), null);
+      assert.ok(readFileSync(path.join(dir, 'mirror', 'example.org', 'big.bin')).equals(file));
+      assert.equal(pool.threads, 0, 'no worker was started for them');
+      const dropped = await pool.prepare({ ...page, body: huge });
+      pool.discard(dropped);
+      await assert.rejects(pool.save(dropped, { localPath: 'example.org/dropped.html', written: [] }), /no prepared document/);
+      assert.deepEqual(readdirSync(path.join(dir, 'tmp')), [], 'no temporary file is left');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("reads a file's text in a worker, never on its own thread", async () => {
     const pool = new DocumentPool(data(), 2);
     try {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, mock } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { TextWriter } from '../../../electron/engine/crawl/textWriter.js';
 import { cleanText } from '../../../electron/engine/parse/pageText.js';
@@ -34,4 +35,34 @@ describe('TextWriter', () => {
     assert.deepEqual(check.prepare('SELECT url_id FROM text_docs ORDER BY url_id').pluck().all(), [1, 2]);
     check.close();
   });
+
+  it('commits at once, not a second later, once 4 M characters of text wait', { timeout: 120_000 }, async (t) => {
+    const file = path.join(dir, 'at-once.sqlite');
+    // The one-second timer never fires here: only the amount of text waiting can start the commit.
+    mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(() => mock.timers.reset());
+    const writer = new TextWriter(file);
+    const indexed = () => {
+      const db = new Database(file, { readonly: true, fileMustExist: false });
+      try {
+        return db.prepare('SELECT url_id FROM text_docs ORDER BY url_id').pluck().all();
+      } catch {
+        return [];
+      } finally {
+        db.close();
+      }
+    };
+    writer.add(place(1), text('a small page'));
+    const large = text(Array.from({ length: 500_000 }, (_, i) => `word${i}`).join(' '));
+    assert.ok(large.body.length > 4 * 1024 * 1024, `${large.body.length} characters`);
+    writer.add(place(2), large);
+    let rows: unknown[] = [];
+    for (let turns = 0; turns < 100_000 && rows.length < 2; turns++) {
+      await nextTurn();
+      if (turns % 100 === 0) rows = existsSync(file) ? indexed() : [];
+    }
+    assert.deepEqual(rows, [1, 2], 'both texts committed without the timer');
+    await writer.flush(true);
+  });
 });
+

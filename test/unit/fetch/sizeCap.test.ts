@@ -36,3 +36,27 @@ describe('Fetcher: maxResponseBytes is the largest body accepted', () => {
     });
   }
 });
+
+describe('Fetcher: a body over 1 MiB of declared length', () => {
+  it('arrives whole, byte for byte, however the wire cuts it', async (t) => {
+    const body = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < body.length; i++) body[i] = (i * 31) & 0xff;
+    const server = await startHttpServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length });
+      // Uneven pieces, so some straddle the buffer's own boundaries.
+      for (let at = 0; at < body.length; at += 65_537) res.write(body.subarray(at, Math.min(body.length, at + 65_537)));
+      res.end();
+    });
+    const fetcher = new Fetcher(fetcherOptions({ maxRetries: 0 }));
+    t.after(async () => {
+      await fetcher.close();
+      await server.close();
+    });
+    const rooms: (number | null)[] = [];
+    const res = await fetcher.fetch(`${server.url}/file`, { bodyRoom: async (bytes) => void rooms.push(bytes) });
+    assert.equal(res.body.length, body.length);
+    assert.ok(res.body.equals(body));
+    assert.deepEqual(rooms, [body.length], 'room asked once, for the declared length');
+  });
+});
+
