@@ -44,7 +44,8 @@ export async function runExport(args: string[]): Promise<number> {
   const capture = captureOption(values.capture, format as ExportFormat);
   const exporter = EXPORTERS[format as ExportFormat];
 
-  const archive = Archive.open(positionals[0]!, { readonly: true });
+  // A crawl writing the archive would change its files under the export.
+  const archive = Archive.open(positionals[0]!, { readonly: true, idle: true });
   const abort = new AbortController();
   const stopListening = onInterrupt(() => abort.abort());
   const bar = new ExportProgressBar(process.stderr, values.quiet ?? false);

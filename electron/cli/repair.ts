@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { importArchives } from '../engine/import/importArchives.js';
 import { Archive, ArchiveUsageError, CATALOGUE_FILE, WARC_DIR } from '../engine/store/archive.js';
-import { CatalogueDamagedError } from '../engine/store/catalogue.js';
+import { ArchiveInUseError, Catalogue, CatalogueDamagedError } from '../engine/store/catalogue.js';
 import { ByteProgress } from './byteProgress.js';
 import { UsageError } from './usage.js';
 
@@ -22,7 +22,10 @@ export async function runRepair(args: string[]): Promise<number> {
   const [dir, ...extra] = parsed.positionals;
   if (dir === undefined || extra.length > 0) throw new UsageError('repair needs one archive folder', 'repair');
   const abs = path.resolve(dir);
-  if (!existsSync(path.join(abs, CATALOGUE_FILE))) throw new ArchiveUsageError(`${abs} is not a Harvest archive (no ${CATALOGUE_FILE})`);
+  const catalogue = path.join(abs, CATALOGUE_FILE);
+  if (!existsSync(catalogue)) throw new ArchiveUsageError(`${abs} is not a Harvest archive (no ${CATALOGUE_FILE})`);
+  // Checked before the lock is taken: a read-only open beside a writer leaves the check to the writer.
+  if (Catalogue.isBeingWritten(catalogue)) throw new ArchiveInUseError(catalogue);
   try {
     Archive.open(abs, { readonly: true }).close();
     process.stderr.write(`the catalogue of ${abs} is not damaged (SQLite quick_check: ok); nothing to repair\n`);
@@ -30,6 +33,17 @@ export async function runRepair(args: string[]): Promise<number> {
   } catch (e) {
     if (!(e instanceof CatalogueDamagedError)) throw e;
   }
+  // Held until the rebuilt folder has taken the archive's place: no crawl writes it meanwhile.
+  const lock = Catalogue.holdWriterLock(catalogue);
+  try {
+    return await rebuild(abs, parsed.values.quiet ?? false);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Rebuilds the damaged catalogue of `abs` from its WARC files, the writer lock held. */
+async function rebuild(abs: string, quiet: boolean): Promise<number> {
   const warcDir = path.join(abs, WARC_DIR);
   const warcs = existsSync(warcDir) ? readdirSync(warcDir).filter((n) => /\.warc(\.gz)?$/.test(n)) : [];
   if (warcs.length === 0) {
@@ -37,7 +51,7 @@ export async function runRepair(args: string[]): Promise<number> {
   }
   const work = path.join(path.dirname(abs), `.${path.basename(abs)}.repair-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
-  const progress = new ByteProgress(process.stderr, parsed.values.quiet ?? false);
+  const progress = new ByteProgress(process.stderr, quiet);
   let result;
   try {
     result = await importArchives([warcDir], work, {

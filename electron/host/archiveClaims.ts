@@ -13,7 +13,7 @@ export type ClaimKind = 'exported' | 'analysed';
 export class ArchiveClaims {
   /** Each held archive's job, with what holds it. */
   private readonly holders = new Map<string, ClaimKind>();
-  /** The archive a page analysis holds (writable, so no other connection can open it): queries go through it. */
+  /** The archive a page analysis holds (writable, so it holds the writer lock): queries go through it. */
   private readonly lent = new Map<string, Archive>();
 
   isClaimed(id: string): boolean {
@@ -28,8 +28,9 @@ export class ArchiveClaims {
   /** Opens and holds the job's archive until release is called. */
   claim(r: JobRecord, what: ClaimKind): { archive: Archive; release: () => void } {
     if (this.holders.has(r.id)) throw new HostError('conflict', `the archive is already being ${this.holders.get(r.id)}`);
-    // An analysis writes its results into the catalogue; an export only reads.
-    const archive = openArchive(r.archiveDir, what === 'analysed');
+    // An analysis writes its results into the catalogue; an export only reads, but needs the archive
+    // to hold still: a crawl in another process would change its files under it.
+    const archive = what === 'analysed' ? openArchive(r.archiveDir, true) : openArchive(r.archiveDir, false, true);
     this.holders.set(r.id, what);
     if (what === 'analysed') this.lent.set(r.id, archive);
     return {

@@ -18,9 +18,9 @@ export interface SessionPort {
 /**
  * One archive's crawl, seen through messages: in a worker thread for the app (crawlWorker.ts), so
  * SQLite never stalls the host's event loop and the crawl's heap has limits of its own, or on the
- * command line's own thread, which has nothing else to do. The session owns the archive (its
- * catalogue is locked exclusively), so it also answers the host's queries about it while the crawl
- * runs. The port is closed when the run has ended.
+ * command line's own thread, which has nothing else to do. The session owns the archive (it holds
+ * its writer lock), so it also answers the host's queries about it while the crawl runs, from the
+ * connection that has the latest commits. The port is closed when the run has ended.
  */
 export function serveCrawl(port: SessionPort, data: CrawlWorkerData): void {
   const post = (m: FromWorker) => port.postMessage(m);

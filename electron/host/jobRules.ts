@@ -18,9 +18,10 @@ export function validJob(input: unknown): Job {
   }
 }
 
-export function openArchive(dir: string, writable: boolean): Archive {
+/** `idle`: a read-only open that another process must not be writing (see Archive.open). */
+export function openArchive(dir: string, writable: boolean, idle = false): Archive {
   try {
-    return Archive.open(dir, { readonly: !writable });
+    return Archive.open(dir, { readonly: !writable, idle });
   } catch (e) {
     throw asHostError(e);
   }

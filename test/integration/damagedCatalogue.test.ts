@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Catalogue } from '../../electron/engine/store/catalogue.js';
 import { startBenchSite, type BenchSite } from '../helpers/benchSite.js';
 import { listRecords, runHarvest } from '../helpers/harvestCli.js';
 
@@ -57,6 +58,18 @@ describe('a damaged catalogue', () => {
       assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
     });
   }
+
+  it('harvest repair refuses while another process writes the archive, and leaves it as it was', async () => {
+    const held = Catalogue.holdWriterLock(catalogue);
+    try {
+      const r = await runHarvest(['repair', archiveDir, '--quiet']);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /^harvest: archive .+ is already being written by another process/);
+    } finally {
+      held.release();
+    }
+    assert.deepEqual(readdirSync(work).filter((n) => n.startsWith('archive')), ['archive']);
+  });
 
   it('harvest repair rebuilds the catalogue from the WARC files, keeping the damaged folder', async () => {
     const r = await runHarvest(['repair', archiveDir, '--quiet']);

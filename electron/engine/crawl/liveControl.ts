@@ -13,7 +13,7 @@ import { gateLimitsFor } from './politeDelay.js';
  * Politeness changed while a crawl runs, across processes: `harvest control` (or the app's host)
  * drops `control.json` into the archive folder and the crawl takes it at its next tick, as
  * Heritrix takes files dropped into its action directory. A file makes it work whichever process
- * runs the crawl (the catalogue is locked by that process).
+ * runs the crawl (only that process may write the catalogue).
  */
 export function requestControl(archiveDir: string, control: LiveControl): void {
   const tmpDir = path.join(archiveDir, TMP_DIR);
@@ -30,7 +30,7 @@ export interface ControlReply {
   after: Job['politeness'];
 }
 
-/** Beside the scratch files: the catalogue is locked by the crawl, so the reply cannot be read there. */
+/** Beside the scratch files: only the crawl may write the catalogue, so the reply cannot be left there. */
 const replyFile = (archiveDir: string) => path.join(archiveDir, TMP_DIR, `${CONTROL_FILE}.reply`);
 
 function writeControlReply(archiveDir: string, reply: ControlReply): void {

@@ -4,7 +4,7 @@ import { HARVEST_VERSION, parseJob, type Job } from '../../../shared/job.js';
 import type { CrawlState } from '../../../shared/crawl.js';
 import { ARCHIVE_MARKER, CATALOGUE_FILE, MIRROR_DIR, newArchiveFolderProblem, TMP_DIR, WARC_DIR, WRITE_PROBE_PREFIX } from './archiveFolder.js';
 import { linksInArchive, linksRefusal } from './archiveLinks.js';
-import { Catalogue } from './catalogue.js';
+import { ArchiveInUseError, Catalogue } from './catalogue.js';
 import { Mirror } from './mirror.js';
 import { checkIdentity, identityOf, type FolderIdentity } from './folderIdentity.js';
 
@@ -81,15 +81,20 @@ export class Archive {
     return new Archive(abs, catalogue, mirrorOf(abs, { writable: true }), job).hold();
   }
 
-  /** Opens an existing archive for writing (resume). */
-  static open(dir: string, opts: { readonly?: boolean } = {}): Archive {
+  /**
+   * Opens an existing archive for writing (resume), or read-only, which works while another process
+   * writes it; `idle` refuses that (ArchiveInUseError), for readers that need the whole archive to
+   * hold still, as an export does.
+   */
+  static open(dir: string, opts: { readonly?: boolean; idle?: boolean } = {}): Archive {
     const abs = path.resolve(dir);
     const file = path.join(abs, CATALOGUE_FILE);
     if (!existsSync(file)) throw new ArchiveUsageError(`${abs} is not a Harvest archive (no ${CATALOGUE_FILE})`);
     const links = linksInArchive(abs);
     if (links.length > 0) throw new ArchiveUsageError(linksRefusal(abs, links));
     if (!opts.readonly) ensureWritableDir(abs);
-    const catalogue = Catalogue.open(file, opts);
+    if (opts.readonly && opts.idle && Catalogue.isBeingWritten(file)) throw new ArchiveInUseError(file);
+    const catalogue = Catalogue.open(file, { readonly: opts.readonly ?? false });
     const raw = catalogue.getMeta('job');
     if (raw === null) {
       catalogue.close();

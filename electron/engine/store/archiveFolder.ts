@@ -2,11 +2,12 @@ import Database from 'better-sqlite3';
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writerLockFile } from './sqlite/writerLock.js';
 
 /**
  * What Harvest puts in an archive folder, and so all it may ever delete there: the catalogue and the
- * full-text index with their SQLite side files (and an index being rebuilt), the offline copy, the
- * WARC files, the thumbnails of rendered pages, what a page analysis keeps, a live control request, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
+ * full-text index with their SQLite side files (and an index being rebuilt), the catalogue's writer
+ * lock, the offline copy, the WARC files, the thumbnails of rendered pages, what a page analysis keeps, a live control request, the folder of partial writes, and the probe file of the writability check. (Exports are written where the archivist chose, never counted here.)
  */
 export const CATALOGUE_FILE = 'catalogue.sqlite';
 export const TEXT_INDEX_FILE = 'text.sqlite';
@@ -28,6 +29,7 @@ export const ARCHIVE_MARKER = '.harvest-archive';
 const sqliteFiles = (db: string): string[] => [db, `${db}-wal`, `${db}-shm`, `${db}-journal`];
 const HARVEST_NAMES: ReadonlySet<string> = new Set([
   ...sqliteFiles(CATALOGUE_FILE),
+  writerLockFile(CATALOGUE_FILE),
   ...sqliteFiles(TEXT_INDEX_FILE),
   ...sqliteFiles(`${TEXT_INDEX_FILE}.building`),
   MIRROR_DIR,

@@ -1,5 +1,6 @@
 import type { CatalogueStore } from './catalogueStore.js';
 import { SqliteCatalogue } from './sqlite/sqliteCatalogue.js';
+import { WriterLock } from './sqlite/writerLock.js';
 
 /**
  * The archive's catalogue, as the engine imports it: the row types, the errors, and `Catalogue`,
@@ -12,8 +13,20 @@ export type * from './catalogueStore.js';
 export type Catalogue = CatalogueStore;
 
 export const Catalogue = {
-  /** Opens (creating or upgrading unless read-only) the catalogue in `file`. */
+  /**
+   * Opens (creating or upgrading unless read-only) the catalogue in `file`. Open for writing, it
+   * holds the archive's writer lock until closed (ArchiveInUseError if another holds it); read-only
+   * opens take no lock, and read while another process writes.
+   */
   open(file: string, opts: { readonly?: boolean } = {}): Catalogue {
     return SqliteCatalogue.open(file, opts);
+  },
+  /** Whether a process (this one included) has the catalogue in `file` open for writing now. */
+  isBeingWritten(file: string): boolean {
+    return WriterLock.isHeld(file);
+  },
+  /** Holds the writer lock of the catalogue in `file` without opening it (ArchiveInUseError if held), until released. */
+  holdWriterLock(file: string): { release(): void } {
+    return WriterLock.take(file);
   },
 };

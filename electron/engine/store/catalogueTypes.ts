@@ -6,9 +6,13 @@ import type { RecordPlace } from '../warc/types.js';
 
 /** The rows and records the catalogue hands out, whatever database keeps them. */
 
+/** Another connection (a crawl, or another command that changes the archive) holds the archive's writer lock. */
 export class ArchiveInUseError extends Error {
   constructor(file: string) {
-    super(`archive is already opened by another process (${file} is locked)`);
+    super(
+      `archive ${path.dirname(file)} is already being written by another process (a crawl, or another command that changes it); ` +
+        `an archive takes one writer at a time: let that one finish or pause it, then try again (reading the archive works meanwhile)`,
+    );
     this.name = 'ArchiveInUseError';
   }
 }

@@ -374,7 +374,13 @@ export class TextIndex {
       // Merges the index's segments into one: smaller and faster to search, worth it once complete.
       // The merged-away segments leave a third or so of the file free, which VACUUM gives back.
       if (opts.optimize) this.db.exec("INSERT INTO text_fts (text_fts) VALUES ('optimize'); VACUUM;");
-      this.db.pragma('journal_mode = DELETE');
+      try {
+        this.db.pragma('journal_mode = DELETE');
+      } catch (e) {
+        // A reader (a search in another process) still has the file open: it stays in WAL mode,
+        // nothing lost, and the crawl that is closing it does not fail for it.
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+      }
     }
     this.db.close();
   }

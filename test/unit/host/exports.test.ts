@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ExportStatus, JobSummary, Reply } from '../../../shared/contract.js';
 import type { DublinCore } from '../../../shared/metadata.js';
 import type { Exporter } from '../../../electron/engine/export/types.js';
+import { Catalogue } from '../../../electron/engine/store/catalogue.js';
 import { WEB_SHELL_ACTIONS } from '../../../electron/host/commands.js';
 import { startEngineHost, type EngineHost } from '../../../electron/host/engineHost.js';
 import { EventLog } from '../../helpers/hostEvents.js';
@@ -85,6 +86,19 @@ describe('exports and metadata through the command handler', () => {
     await cancelled;
     const again = await host.handle('exports.cancel', { exportId: started.exportId });
     assert.equal(!again.ok && again.error.code, 'not-found');
+  });
+
+  it('refuses to export an archive another process writes, whose metadata it reads meanwhile', async () => {
+    // As a CLI crawl of the job's archive holds it.
+    const held = Catalogue.holdWriterLock(path.join(job.archiveDir, 'catalogue.sqlite'));
+    try {
+      const r = await host.handle('archives.export', { id: job.id, format: 'zip', outPath: path.join(work, 'held.zip') });
+      assert.equal(!r.ok && r.error.code, 'conflict');
+      assert.match(!r.ok ? r.error.message : '', /already being written by another process/);
+      assert.equal(value<DublinCore>(await host.handle('archives.getMetadata', { id: job.id })).title, 'Faculty site 2026');
+    } finally {
+      held.release();
+    }
   });
 
   it('answers unsupported for a format without an exporter', async () => {

@@ -145,11 +145,40 @@ describe('Catalogue', () => {
       try { Catalogue.open(process.argv[1]).close(); console.log('opened'); } catch (e) { console.log(e.name); }`;
     const run = () => spawnSync(process.execPath, ['--input-type=module', '-e', probe, file], { encoding: 'utf8' }).stdout.trim();
     try {
+      // Asking, and reading, from the process that holds it keeps it held (a file lock is dropped
+      // when any of the process's descriptors of the file closes, unless SQLite keeps them).
+      assert.equal(Catalogue.isBeingWritten(file), true);
+      Catalogue.open(file, { readonly: true }).close();
       assert.equal(run(), new ArchiveInUseError(file).name);
     } finally {
       c.close();
     }
     assert.equal(run(), 'opened');
+  });
+
+  it('is read, read-only, while a writer holds it, and takes one writer at a time', () => {
+    const file = path.join(dir, 'shared.sqlite');
+    const writer = Catalogue.open(file);
+    try {
+      writer.setMeta('state', 'running');
+      assert.equal(Catalogue.isBeingWritten(file), true);
+      assert.throws(() => Catalogue.open(file), ArchiveInUseError);
+      const reader = Catalogue.open(file, { readonly: true });
+      try {
+        assert.equal(reader.getMeta('state'), 'running');
+        // Past a checkpoint too: a reader's next read sees the writer's later commits.
+        writer.setMeta('state', 'finished');
+        writer.checkpoint();
+        assert.equal(reader.getMeta('state'), 'finished');
+      } finally {
+        reader.close();
+      }
+    } finally {
+      writer.close();
+    }
+    assert.equal(Catalogue.isBeingWritten(file), false);
+    const again = Catalogue.open(file);
+    again.close();
   });
 
   it('keeps the first capture of each payload digest, across reopening', () => {

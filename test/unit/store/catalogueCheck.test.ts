@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, utimesSync, writeSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Catalogue } from '../../../electron/engine/store/catalogue.js';
 import { CatalogueDamagedError } from '../../../electron/engine/store/catalogueTypes.js';
 import { closeDatabase, openDatabase } from '../../../electron/engine/store/sqlite/database.js';
 
@@ -45,6 +46,21 @@ describe("the catalogue's page check (quick_check)", () => {
     const later = new Date(time.getTime() + 1000);
     utimesSync(file, later, later);
     assert.throws(() => openDatabase(file, { readonly: true }), CatalogueDamagedError);
+  });
+
+  it('a read-only open beside a writer skips the check the writer made when it opened the file', () => {
+    const { file } = makeCatalogue('beside-a-writer.sqlite');
+    const writer = Catalogue.open(file);
+    try {
+      damage(file);
+      // Checked, it would be refused: the damaged page is one the writer never reads.
+      Catalogue.open(file, { readonly: true }).close();
+    } finally {
+      writer.close();
+    }
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    assert.throws(() => Catalogue.open(file, { readonly: true }), CatalogueDamagedError);
   });
 
   it('an open for writing names the damage of a file unchanged since a sound read-only open', () => {

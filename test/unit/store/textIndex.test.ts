@@ -110,6 +110,27 @@ describe('text index', () => {
   });
 });
 
+describe('a text index searched while its writer closes it', () => {
+  it('closes (a crawl ending) while a reader has it open, which goes on finding what was written', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'harvest-textreader-'));
+    try {
+      const writer = TextIndex.openWritable(TextIndex.fileIn(dir));
+      writer.add({ urlId: 1, url: 'https://z.org/', capture: 1, kind: 'html', fetchedAt: null, text: packText({ title: '', headings: '', body: cleanText('the quillfeather ledger') }) });
+      writer.flush();
+      const reader = TextIndex.openReadonly(dir)!;
+      try {
+        assert.equal(reader.search('quillfeather', { limit: 5 }).total, 1);
+        writer.close({ optimize: true });
+        assert.equal(reader.search('quillfeather', { limit: 5 }).total, 1);
+      } finally {
+        reader.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the total of a phrase matched by more texts than are ranked', () => {
   let dir: string;
   let index: TextIndex;

@@ -5,30 +5,39 @@ import { ArchiveFormatError, ArchiveInUseError, CatalogueDamagedError } from '..
 import { ADDED_COLUMNS, SCHEMA_INDEXES_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from '../schema.js';
 
 /**
- * Opens a catalogue file: with an exclusive lock that the OS drops when the process dies, so a
- * crashed crawl never blocks its own resume while a live one can't be opened twice; the schema
- * created or upgraded to this version. A read-only open changes nothing.
+ * How long a connection waits for a lock another holds before SQLITE_BUSY: a reader opening while
+ * the writer switches the file into or out of WAL, the writer waiting on a reader to switch it.
+ * Each holds such a lock for milliseconds; that one writer at a time is the writer lock's job
+ * (writerLock.ts), not this wait's.
  */
-export function openDatabase(file: string, opts: { readonly?: boolean } = {}): Database.Database {
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens a catalogue file in WAL mode, which read-only connections can read while one writer writes
+ * (the caller holds the archive's writer lock when writing: see writerLock.ts); the schema created
+ * or upgraded to this version. A read-only open changes nothing.
+ */
+export function openDatabase(file: string, opts: { readonly?: boolean; writerChecked?: boolean } = {}): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 0 });
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
     throw new ArchiveFormatError(`cannot open catalogue ${file}: ${(e as Error).message}`);
   }
   try {
-    if (opts.readonly) checkPagesOnce(db, file);
-    else checkPages(db, file);
+    if (!opts.readonly) checkPages(db, file);
+    else if (!opts.writerChecked) checkPagesOnce(db, file);
     if (!opts.readonly) {
-      // Exclusive locking: the lock is taken by the first write below and held until close, and
-      // with it WAL needs no shared memory, so nothing is left behind by a crash.
-      db.pragma('locking_mode = EXCLUSIVE');
+      // Normal locking: WAL keeps its index in shared memory (the -shm file), where readers in other
+      // processes find the commits that are still in the log.
       db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode: a commit survives a killed process; only power loss can cost the last few.
       db.pragma('synchronous = NORMAL');
       // A checkpoint fsyncs and blocks; a crawl runs its own (checkpoint()) at moments that suit
       // it. This is the backstop: 16,384 pages bounds the WAL file at 64 MB and its index at ~0.5 MB.
       db.pragma('wal_autocheckpoint = 16384');
+      // IMMEDIATE: the write lock taken first, waiting as long as the busy timeout; a transaction that
+      // reads first can be refused at once when it comes to write.
       db.transaction(() => {
         db.exec(SCHEMA_SQL);
         const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
@@ -44,7 +53,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
         db.prepare(
           "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         ).run(String(SCHEMA_VERSION));
-      })();
+      }).immediate();
     } else {
       db.prepare('SELECT 1 FROM meta LIMIT 1').get();
     }
@@ -66,7 +75,8 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
  * and the file switched back to a rollback journal, so that the archive, copied alone to read-only
  * storage or read on a full disk, opens without SQLite creating its -wal and -shm files (a file in
  * WAL mode can't be read without them). The next open for writing switches to WAL again. Where
- * this fails (a full disk) the log stays and is recovered by the next open.
+ * this fails (a full disk, or a reader still has the file open) the log stays, and is recovered by
+ * the next open.
  */
 export function closeDatabase(db: Database.Database): void {
   if (!db.open) return;
@@ -165,7 +175,9 @@ function checkPages(db: Database.Database, file: string): void {
 /**
  * Catalogues quick_check found sound, by file and version. A read-only open of a file unchanged
  * since then skips the check: it takes some 400 ms on a 296 MB catalogue, and the app opens an
- * archive for each query. An open for writing (crawl, resume, repair) always checks.
+ * archive for each query. An open for writing (crawl, resume, repair) always checks, so a read-only
+ * open while a writer holds the file skips it too (`writerChecked`): it changes with every commit,
+ * and the app looks at an archive another process crawls every 2 s.
  */
 const soundVersions = new Map<string, string>();
 
@@ -198,7 +210,7 @@ export function hasColumn(db: Database.Database, table: string, column: string):
   return columns.some((c) => c.name === column);
 }
 
-function isBusy(e: unknown): boolean {
+export function isBusy(e: unknown): boolean {
   const code = (e as { code?: string }).code ?? '';
   return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
 }

@@ -25,8 +25,9 @@ import { closeDatabase, hasColumn, openDatabase } from './database.js';
 import { SqliteMeta } from './metaRows.js';
 import { SqlitePayloadRows } from './payloadRows.js';
 import { SqliteUrlRows } from './urlRows.js';
+import { WriterLock } from './writerLock.js';
 
-/** An archive's catalogue in one SQLite file (WAL, exclusive lock): each concern's rows in a module of its own. */
+/** An archive's catalogue in one SQLite file (WAL; one writer, who holds its writer lock): each concern's rows in a module of its own. */
 export class SqliteCatalogue implements CatalogueStore {
   private readonly urls: SqliteUrlRows;
   private readonly meta: SqliteMeta;
@@ -42,7 +43,11 @@ export class SqliteCatalogue implements CatalogueStore {
    */
   private readonly inTransaction: (fn: () => unknown) => unknown;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    /** Held while open for writing; null when read-only. */
+    private readonly lock: WriterLock | null,
+  ) {
     // Statement journals in memory: in a file (SQLite's default here), once one spilled past 64 KB
     // every later statement's went to it, some 18,500 writes in a crawl of the PostgreSQL manual.
     if (!db.readonly) db.pragma('temp_store = MEMORY');
@@ -58,7 +63,14 @@ export class SqliteCatalogue implements CatalogueStore {
   }
 
   static open(file: string, opts: { readonly?: boolean } = {}): SqliteCatalogue {
-    return new SqliteCatalogue(openDatabase(file, opts));
+    if (opts.readonly) return new SqliteCatalogue(openDatabase(file, { readonly: true, writerChecked: WriterLock.isHeld(file) }), null);
+    const lock = WriterLock.take(file);
+    try {
+      return new SqliteCatalogue(openDatabase(file, opts), lock);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
 
   get sqlite(): Database.Database {
@@ -67,6 +79,7 @@ export class SqliteCatalogue implements CatalogueStore {
 
   close(): void {
     closeDatabase(this.db);
+    this.lock?.release();
   }
 
   /**
