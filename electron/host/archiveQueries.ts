@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { URL_STATES, SKIP_REASONS, type CrawlStats, type UrlRecord } from '../../shared/crawl.js';
-import type { PageRow, Paged } from '../../shared/contract.js';
+import type { PageRow, Paged } from '../../shared/appViews.js';
 import { DublinCoreSchema, StoredDublinCoreSchema, type DublinCore, type MetadataSuggestion } from '../../shared/metadata.js';
 import { z } from 'zod';
 import type { JobReport, UrlFacts } from '../../shared/urlDetail.js';

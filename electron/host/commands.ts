@@ -1,15 +1,7 @@
 import path from 'node:path';
 import { HARVEST_VERSION, parseJob } from '../../shared/job.js';
-import {
-  isCommandName,
-  parseArgs,
-  type AppInfo,
-  type CommandName,
-  type CommandResults,
-  type ParsedArgs,
-  type Reply,
-  type ScriptsSetting,
-} from '../../shared/contract.js';
+import { isCommandName, parseArgs, type CommandName, type CommandResults, type ParsedArgs, type Reply } from '../../shared/contract.js';
+import { type AppInfo, type ScriptsSetting } from '../../shared/appViews.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import { MIRROR_DIR } from '../engine/store/archive.js';
 import { archiveReport, searchArchives } from './archiveText.js';

@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { JOB_STATUSES } from '../../shared/contract.js';
+import { JOB_STATUSES } from '../../shared/appViews.js';
 import { AppSettingsSchema, type AppSettings } from '../../shared/job.js';
 import { ScheduleSchema } from '../../shared/schedule.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ExportRecord } from '../../shared/contract.js';
+import type { ExportRecord } from '../../shared/appViews.js';
 import { EXPORT_FORMATS } from '../../shared/metadata.js';
 import { verify, VerifyInputError } from '../engine/export/verify.js';
 import { plural } from '../../shared/format.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { ExportRecord, ExportStatus, HostEvent } from '../../shared/contract.js';
+import type { HostEvent } from '../../shared/contract.js';
+import type { ExportRecord, ExportStatus } from '../../shared/appViews.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import { sweepExportTemps } from '../engine/export/exportTemp.js';
 import type { Exporter } from '../engine/export/types.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { HostEvent, ImportStatus } from '../../shared/contract.js';
+import type { HostEvent } from '../../shared/contract.js';
+import type { ImportStatus } from '../../shared/appViews.js';
 import type { Job } from '../../shared/job.js';
 import { importArchives, ImportInputError, interruptedImportOf, resumeImport, type ImportOptions, type ImportResult } from '../engine/import/importArchives.js';
 import { runInputs } from '../engine/import/importRun.js';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ArchiveSummary, HostEvent, JobSummary } from '../../shared/contract.js';
+import type { HostEvent } from '../../shared/contract.js';
+import type { ArchiveSummary, JobSummary } from '../../shared/appViews.js';
 import type { Job } from '../../shared/job.js';
 import { THUMBNAILS_DIR } from '../engine/store/archiveFolder.js';
 import { ArchiveFacts } from './archiveFacts.js';

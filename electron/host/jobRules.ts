@@ -1,4 +1,4 @@
-import type { JobStatus } from '../../shared/contract.js';
+import type { JobStatus } from '../../shared/appViews.js';
 import type { CrawlState } from '../../shared/crawl.js';
 import { JobValidationError, parseJob, type Job } from '../../shared/job.js';
 import { nextRun, type ScheduleInfo } from '../../shared/schedule.js';

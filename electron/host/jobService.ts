@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { type ArchiveSummary, type CaptureContentReply, type DeleteReport, type HostEvent, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/contract.js';
+import { type HostEvent } from '../../shared/contract.js';
+import { type ArchiveSummary, type CaptureContentReply, type DeleteReport, type JobProgressHistory, type JobStatus, type JobSummary } from '../../shared/appViews.js';
 import type { UrlDetail } from '../../shared/urlDetail.js';
 import type { AppSettings, Job, LiveControl } from '../../shared/job.js';
 import { requestControl } from '../engine/crawl/liveControl.js';

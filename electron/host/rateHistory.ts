@@ -1,4 +1,4 @@
-import { RATE_HISTORY_POINTS, type JobProgressHistory } from '../../shared/contract.js';
+import { RATE_HISTORY_POINTS, type JobProgressHistory } from '../../shared/appViews.js';
 import type { ProgressEvent } from '../../shared/crawl.js';
 
 /** Each job's latest progress and its recent rates (the sparklines), from its run in this process. */

@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import type { Job } from '../../shared/job.js';
 import { createHostGatesBuffer } from '../engine/politeness/sharedHostGates.js';
 import { CrawlRunner } from './crawlRunner.js';

@@ -1,4 +1,4 @@
-import type { DeleteReport } from '../../shared/contract.js';
+import type { DeleteReport } from '../../shared/appViews.js';
 
 /** One sentence on what deleting a job did to its archive folder. */
 export function deletionSummary(name: string, r: DeleteReport): string {

@@ -1,4 +1,4 @@
-import type { JobStatus } from '../../shared/contract.js';
+import type { JobStatus } from '../../shared/appViews.js';
 import type { Schedule } from '../../shared/schedule.js';
 
 const UNIT: Record<Schedule['unit'], [string, string]> = { days: ['day', 'days'], weeks: ['week', 'weeks'], months: ['month', 'months'] };

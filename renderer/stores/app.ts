@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppInfo } from '../../shared/contract.js';
+import type { AppInfo } from '../../shared/appViews.js';
 import { commandValue } from './command.js';
 
 interface AppState {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ArchiveSummary, DeleteReport, JobSummary } from '../../shared/contract.js';
+import type { ArchiveSummary, DeleteReport, JobSummary } from '../../shared/appViews.js';
 import type { DublinCore, MetadataSuggestion } from '../../shared/metadata.js';
 import { api } from '../api/index.js';
 import { command, commandValue } from './command.js';

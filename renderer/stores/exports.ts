@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ExportRecord, ExportStatus } from '../../shared/contract.js';
+import type { ExportRecord, ExportStatus } from '../../shared/appViews.js';
 import type { ExportFormat } from '../../shared/metadata.js';
 import { commandValue } from './command.js';
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ImportStatus } from '../../shared/contract.js';
+import type { ImportStatus } from '../../shared/appViews.js';
 import { useArchives } from './archives.js';
 import { commandValue } from './command.js';
 import { useToasts } from './toasts.js';

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { JobStatus, JobSummary, Reply } from '../../shared/contract.js';
+import type { Reply } from '../../shared/contract.js';
+import type { JobStatus, JobSummary } from '../../shared/appViews.js';
 import type { Schedule } from '../../shared/schedule.js';
 import { deletionSummary } from '../lib/deletion.js';
 import { command, commandValue } from './command.js';

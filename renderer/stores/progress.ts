@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { RATE_HISTORY_POINTS, type JobProgressHistory, type RatePoint } from '../../shared/contract.js';
+import { RATE_HISTORY_POINTS, type JobProgressHistory, type RatePoint } from '../../shared/appViews.js';
 import type { ProgressEvent } from '../../shared/crawl.js';
 
 export type { RatePoint };

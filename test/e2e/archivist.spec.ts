@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import type { ArchiveSummary, PageRow } from '../../shared/contract.js';
+import type { ArchiveSummary, PageRow } from '../../shared/appViews.js';
 import type { CrawlStats } from '../../shared/crawl.js';
 import { expect, test } from './fixtures.js';
 

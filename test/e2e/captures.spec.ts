@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import type { JobSummary, Reply } from '../../shared/contract.js';
+import type { Reply } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import { expectAccessible } from './axe.js';
 import { expect, test } from './fixtures.js';
 

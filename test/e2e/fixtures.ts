@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import type { CommandName, JobSummary, Reply } from '../../shared/contract.js';
+import type { CommandName, Reply } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import { commandUrl } from '../../shared/webRoutes.js';
 import { CLI, startBenchSite, stopChild, type BenchSite } from '../helpers/benchSite.js';
 

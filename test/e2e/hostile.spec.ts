@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Frame, Page } from '@playwright/test';
-import type { AppInfo, JobSummary } from '../../shared/contract.js';
+import type { AppInfo, JobSummary } from '../../shared/appViews.js';
 import { archiveBase } from '../../shared/frameLocation.js';
 import { expect, test } from './fixtures.js';
 

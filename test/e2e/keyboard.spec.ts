@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import type { JobSummary, Reply } from '../../shared/contract.js';
+import type { Reply } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import { expect, ownHarvest, test as shared, type WorkerFixtures } from './fixtures.js';
 
 /** A host of its own (see ownHarvest): the jobs made here stay out of the other files' way. */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import type { JobSummary } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import { expect, test } from './fixtures.js';
 
 const SHOTS = path.join('test-results', 'screenshots');

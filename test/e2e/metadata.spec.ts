@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import type { JobSummary } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import type { MetadataSuggestion } from '../../shared/metadata.js';
 import { expect, test } from './fixtures.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { CaptureSummary } from '../../shared/captures.js';
-import type { JobSummary } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import { startBenchSite } from '../helpers/benchSite.js';
 import { expect, test } from './fixtures.js';
 import { shots } from './screenshots.js';

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { JobSummary, Reply } from '../../shared/contract.js';
+import type { Reply } from '../../shared/contract.js';
+import type { JobSummary } from '../../shared/appViews.js';
 import { expect, test } from './fixtures.js';
 
 const SHOTS = path.join('test-results', 'screenshots');

@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../shared/contract.js';
+import type { AppInfo } from '../../shared/appViews.js';
 import { archiveBase } from '../../shared/frameLocation.js';
 import { expect, harvestJob, test } from './fixtures.js';
 

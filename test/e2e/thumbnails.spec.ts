@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PageRow } from '../../shared/contract.js';
+import type { PageRow } from '../../shared/appViews.js';
 import { expect, harvestJob, test } from './fixtures.js';
 
 /** A whole 1×1 PNG: what the test puts where `harvest thumbnails` would write its pictures. */

@@ -7,7 +7,7 @@ import { Library } from '../../renderer/features/Library/index.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useJobs } from '../../renderer/stores/jobs.js';
 import type { CaptureSummary, ChangeReport, OutcomeCounts } from '../../shared/captures.js';
-import type { ArchiveSummary } from '../../shared/contract.js';
+import type { ArchiveSummary } from '../../shared/appViews.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, jobSummary, resetStores } from './helpers/fixtures.js';
 import { useApp } from '../../renderer/stores/app.js';

@@ -10,7 +10,7 @@ import { useArchives } from '../../renderer/stores/archives.js';
 import { useImports } from '../../renderer/stores/imports.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import { useToasts } from '../../renderer/stores/toasts.js';
-import type { ArchiveSummary, ImportStatus } from '../../shared/contract.js';
+import type { ArchiveSummary, ImportStatus } from '../../shared/appViews.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';
 

@@ -9,7 +9,7 @@ import { CancelRun, RunControls } from '../../renderer/features/RunControls/inde
 import { useJobs } from '../../renderer/stores/jobs.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import { useProgress } from '../../renderer/stores/progress.js';
-import type { JobStatus } from '../../shared/contract.js';
+import type { JobStatus } from '../../shared/appViews.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, counts, jobSummary, progressEvent, resetStores } from './helpers/fixtures.js';
 

@@ -9,7 +9,7 @@ import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import type { CaptureSummary } from '../../shared/captures.js';
-import type { ArchiveSummary, ExportStatus, JobSummary } from '../../shared/contract.js';
+import type { ArchiveSummary, ExportStatus, JobSummary } from '../../shared/appViews.js';
 import { DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';

@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { setApi } from '../../renderer/api/index.js';
 import { MetadataEditor } from '../../renderer/features/MetadataEditor/index.js';
 import { useToasts } from '../../renderer/stores/toasts.js';
-import type { ArchiveSummary } from '../../shared/contract.js';
+import type { ArchiveSummary } from '../../shared/appViews.js';
 import { DUBLIN_CORE_ELEMENTS, DublinCoreSchema, type DublinCore } from '../../shared/metadata.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { resetStores } from './helpers/fixtures.js';

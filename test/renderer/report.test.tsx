@@ -7,7 +7,7 @@ import { Report } from '../../renderer/features/Report/index.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
-import type { ArchiveSummary } from '../../shared/contract.js';
+import type { ArchiveSummary } from '../../shared/appViews.js';
 import type { QaReport } from '../../shared/report.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';

@@ -8,7 +8,7 @@ import { Schedule } from '../../renderer/features/Schedule/index.js';
 import { RunControls } from '../../renderer/features/RunControls/index.js';
 import { describeSchedule } from '../../renderer/lib/scheduleText.js';
 import { useJobs } from '../../renderer/stores/jobs.js';
-import type { JobStatus, JobSummary } from '../../shared/contract.js';
+import type { JobStatus, JobSummary } from '../../shared/appViews.js';
 import type { Schedule as ScheduleSettings } from '../../shared/schedule.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { jobSummary, resetStores } from './helpers/fixtures.js';

@@ -8,7 +8,7 @@ import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import { useToasts } from '../../renderer/stores/toasts.js';
-import type { ArchiveSummary } from '../../shared/contract.js';
+import type { ArchiveSummary } from '../../shared/appViews.js';
 import type { SearchHitRow, SearchReply } from '../../shared/search.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';

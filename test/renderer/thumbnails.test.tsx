@@ -9,7 +9,7 @@ import { thumbnailUrl } from '../../renderer/features/Viewer/frameLocation.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useArchives } from '../../renderer/stores/archives.js';
 import { useNav } from '../../renderer/stores/nav.js';
-import type { ArchiveSummary, PageRow } from '../../shared/contract.js';
+import type { ArchiveSummary, PageRow } from '../../shared/appViews.js';
 import { thumbnailSegments } from '../../shared/frameLocation.js';
 import { fakeApi, ok } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';

@@ -10,7 +10,7 @@ import { viewerUrl } from '../../renderer/features/Viewer/frameLocation.js';
 import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit } from '../../renderer/lib/viewerHistory.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
-import type { PageRow, ScriptsSetting } from '../../shared/contract.js';
+import type { PageRow, ScriptsSetting } from '../../shared/appViews.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';
 

@@ -8,7 +8,7 @@ import { sideBySide } from '../../renderer/features/Viewer/TextDiff.js';
 import { useApp } from '../../renderer/stores/app.js';
 import { useNav } from '../../renderer/stores/nav.js';
 import type { UrlCaptureInfo } from '../../shared/captures.js';
-import type { PageRow } from '../../shared/contract.js';
+import type { PageRow } from '../../shared/appViews.js';
 import { fakeApi, ok, type FakeApi } from './helpers/fakeApi.js';
 import { appInfo, resetStores } from './helpers/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CaptureSummary } from '../../../shared/captures.js';
-import type { ArchiveSummary } from '../../../shared/contract.js';
+import type { ArchiveSummary } from '../../../shared/appViews.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/metadata.js';
 import { useDialog } from '../../lib/dialog.js';
 import { formatBytes, formatDate, plural } from '../../lib/format.js';

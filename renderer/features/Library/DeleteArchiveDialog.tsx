@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ArchiveSummary } from '../../../shared/contract.js';
+import type { ArchiveSummary } from '../../../shared/appViews.js';
 import { Confirm } from '../Confirm/index.js';
 
 interface Props {

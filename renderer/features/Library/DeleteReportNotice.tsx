@@ -1,4 +1,4 @@
-import type { DeleteReport } from '../../../shared/contract.js';
+import type { DeleteReport } from '../../../shared/appViews.js';
 import { deletionSummary } from '../../lib/deletion.js';
 
 interface Props {

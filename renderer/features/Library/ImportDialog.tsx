@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import type { ImportStatus } from '../../../shared/contract.js';
+import type { ImportStatus } from '../../../shared/appViews.js';
 import { useDialog } from '../../lib/dialog.js';
 import { formatBytes, formatCount, plural } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';

@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import type { ArchiveSummary, DeleteReport } from '../../../shared/contract.js';
+import type { ArchiveSummary, DeleteReport } from '../../../shared/appViews.js';
 import { formatBytes, formatCount, formatDate } from '../../lib/format.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ArchiveSummary, PageRow } from '../../../shared/contract.js';
+import type { ArchiveSummary, PageRow } from '../../../shared/appViews.js';
 import { plural } from '../../lib/format.js';
 import { useApp } from '../../stores/app.js';
 import { commandValue } from '../../stores/command.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ArchiveSummary } from '../../../shared/contract.js';
+import type { ArchiveSummary } from '../../../shared/appViews.js';
 import { DublinCoreSchema, type DublinCore, type MetadataSuggestion } from '../../../shared/metadata.js';
 import { useDialog } from '../../lib/dialog.js';
 import { useArchives } from '../../stores/archives.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { JobStatus } from '../../../shared/contract.js';
+import type { JobStatus } from '../../../shared/appViews.js';
 import { runActionsFor, useJobs } from '../../stores/jobs.js';
 import { Confirm } from '../Confirm/index.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PageRow } from '../../../shared/contract.js';
+import type { PageRow } from '../../../shared/appViews.js';
 import { plural } from '../../lib/format.js';
 import { commandValue } from '../../stores/command.js';
 import { Thumbnail } from './Thumbnail.js';

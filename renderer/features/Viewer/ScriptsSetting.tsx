@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ScriptsSetting as Setting } from '../../../shared/contract.js';
+import type { ScriptsSetting as Setting } from '../../../shared/appViews.js';
 import { commandValue } from '../../stores/command.js';
 
 /**

@@ -1,6 +1,6 @@
 import { diffWordsWithSpace, type Change } from 'diff';
 import { useEffect, useState } from 'react';
-import type { CaptureContentReply } from '../../../shared/contract.js';
+import type { CaptureContentReply } from '../../../shared/appViews.js';
 import { plural } from '../../lib/format.js';
 import { commandValue } from '../../stores/command.js';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PageRow } from '../../../shared/contract.js';
+import type { PageRow } from '../../../shared/appViews.js';
 import { thumbnailUrl } from './frameLocation.js';
 
 /**

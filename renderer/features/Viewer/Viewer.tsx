@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PageRow } from '../../../shared/contract.js';
+import type { PageRow } from '../../../shared/appViews.js';
 import { back, canGoBack, canGoForward, currentPath, emptyHistory, forward, replace, visit, type ViewerHistory } from '../../lib/viewerHistory.js';
 import { selectIsWebHost, useApp } from '../../stores/app.js';
 import { useArchives } from '../../stores/archives.js';

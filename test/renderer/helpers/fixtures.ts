@@ -1,4 +1,4 @@
-import type { AppInfo, JobStatus, JobSummary } from '../../../shared/contract.js';
+import type { AppInfo, JobStatus, JobSummary } from '../../../shared/appViews.js';
 import type { CrawlCounts, ProgressEvent } from '../../../shared/crawl.js';
 import { parseJob } from '../../../shared/job.js';
 import { useApp } from '../../../renderer/stores/app.js';

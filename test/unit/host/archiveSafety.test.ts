@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { DeleteReport, JobSummary, Reply } from '../../../shared/contract.js';
+import type { Reply } from '../../../shared/contract.js';
+import type { DeleteReport, JobSummary } from '../../../shared/appViews.js';
 import { WEB_SHELL_ACTIONS } from '../../../electron/host/commands.js';
 import { startEngineHost, type EngineHost } from '../../../electron/host/engineHost.js';
 
