@@ -98,6 +98,6 @@ describe('Retry-After holds the host, and a due retry goes ahead of the queue', 
     const second = paths.indexOf('/busy', first + 1);
     assert.ok(second > first, 'retried');
     // One connection, and the host held until the time it named: the retry is the next request.
-    assert.equal(second, first + 1, `retried after ${second - first - 1} other requests, ${paths.length - second - 1} still to go`);
+    assert.equal(second, first + 1, `retried after ${second - first - 1} other requests (${paths.slice(first + 1, second).join(' ')}), ${paths.length - second - 1} still to go`);
   });
 });

@@ -73,6 +73,7 @@ export class UrlProcessor {
     const abort = new AbortController();
     inFlight.set(abort, row.url);
     let res: FetchResponse;
+    let quietMs: number | null = null;
     const attempt = row.attempts + 1;
     const startedMs = performance.now();
     // A URL fetched in an earlier capture is asked whether it changed since, and compared with it.
@@ -87,7 +88,7 @@ export class UrlProcessor {
       s.lastResponseMs = res.durationMs;
       this.p.holds.answered(s.host);
       // "Not now, and not before then" is the server's word for every URL of the host.
-      const quietMs = TRANSIENT_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after']) : null;
+      quietMs = TRANSIENT_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after']) : null;
       if (quietMs !== null) this.p.holds.retryAfter(s.host, quietMs);
       fetched();
       this.p.pump();
@@ -116,7 +117,11 @@ export class UrlProcessor {
     } finally {
       inFlight.delete(abort);
     }
-    if (this.retryLater(row, attempt, retryWaitMs(res, attempt, this.p.retryBackoffMs), retry)) return;
+    // A Retry-After retry is due at once: the host's hold keeps it back until the time the server
+    // named, and then it, not the next queued URL, goes first (a wait measured again here would end
+    // a few ms after the hold, and the queue would go ahead).
+    const waitMs = quietMs !== null ? 0 : retryWaitMs(res, attempt, this.p.retryBackoffMs);
+    if (this.retryLater(row, attempt, waitMs, retry)) return;
     let rendered = null;
     const rendering = this.p.rendering;
     if (rendering?.wants(row, res)) {
