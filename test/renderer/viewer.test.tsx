@@ -113,6 +113,40 @@ describe('viewer screen', () => {
     assert.equal(urlBar(), 'https://site.test/about.html');
   });
 
+  it('a location answer that comes after Forward was pressed does not push the page left behind', async () => {
+    let answer: (() => void) | null = null;
+    setApi(
+      fakeApi({
+        'archives.lookup': (a) => ok(a.localPath.endsWith('.html') ? page(a.localPath) : null),
+        'archives.pages': () => ok({ total: 2, rows: [page('index.html'), page('about.html')] }),
+        'archives.scripts': () => ok(scripts),
+        // The host answers where the back-loaded page is only after Forward was pressed.
+        'archives.frameLocation': () => new Promise((resolve) => (answer = () => resolve(ok({ localPath: 'index.html' })))),
+      }),
+    );
+    useNav.getState().openViewer('j1');
+    render(<Viewer />);
+    await settle();
+    fireEvent.click(screen.getAllByTestId('page-item')[1]!);
+    await settle();
+    fireEvent.click(screen.getByTestId('viewer-back'));
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/');
+    fireEvent.load(frame());
+    await act(async () => window.dispatchEvent(new MessageEvent('message', { data: { type: LOCATION_MESSAGE, token: 'tok-index' }, source: frame().contentWindow, origin: ORIGIN })));
+    fireEvent.click(screen.getByTestId('viewer-forward'));
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/about.html');
+    assert.ok(answer, 'the frame\'s location was asked');
+    await act(async () => answer!());
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/about.html', 'the late answer left the page shown');
+    fireEvent.click(screen.getByTestId('viewer-back'));
+    await settle();
+    assert.equal(urlBar(), 'https://site.test/');
+    assert.equal((screen.getByTestId('viewer-forward') as HTMLButtonElement).disabled, false, 'Forward still leads to about.html');
+  });
+
   it('follows navigation inside the frame from where the host saw it go, not from what the page says', async () => {
     useNav.getState().openViewer('j1');
     render(<Viewer />);

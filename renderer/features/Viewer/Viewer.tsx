@@ -119,6 +119,8 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   /** Location answers can come back out of order: only a newer one than the last applied counts. */
   const asked = useRef(0);
   const applied = useRef(0);
+  /** Counts the viewer's own navigations: a location answer for a load made before the latest is stale. */
+  const ownNavs = useRef(0);
 
   const go = (next: ViewerHistory): void => {
     if (next === history) return;
@@ -134,6 +136,7 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
   };
 
   useEffect(() => {
+    ownNavs.current++;
     const frame = frameRef.current;
     if (!frame || !path) return;
     ownLoad.current = true;
@@ -173,9 +176,11 @@ function ArchiveViewer({ jobId, startPath, viewerBase, highlight: searched }: Pr
       const terms = highlightRef.current;
       if (terms) frameRef.current?.contentWindow?.postMessage(highlightMessage(terms), e.origin);
       const serial = ++asked.current;
+      const nav = ownNavs.current;
       const redirected = navigatedOnItsOwn(frameRef.current);
       void commandValue('archives.frameLocation', token ? { id: jobId, token } : { id: jobId }).then((r) => {
-        if (!r?.localPath || serial < applied.current) return;
+        // Forward or Back pressed while the host answered: the answer would push the page left behind.
+        if (!r?.localPath || serial < applied.current || nav !== ownNavs.current) return;
         applied.current = serial;
         const localPath = r.localPath;
         setLost(false);
