@@ -246,7 +246,11 @@ test.describe('archived pages stay sealed in the browser host', () => {
     await page.locator(`[data-testid="archive-row"][data-job-id="${jobId}"]`).getByTestId('archive-open').click();
     await page.locator(`[data-testid="page-item"][title="${hostile.origin}${pagePath}"]`).click();
     await expect(page.getByTestId('viewer-url')).toHaveValue(`${hostile.origin}${pagePath}`);
-    return page.frames().find((f) => f.url().includes(pagePath.replace('/', '')))!;
+    // The URL bar changes at the click; the frame's navigation commits a moment later.
+    let frame: Frame | undefined;
+    await expect.poll(() => (frame = page.frames().find((f) => f.url().includes(pagePath.replace('/', '')))) !== undefined, { message: `a frame showing ${pagePath}` }).toBe(true);
+    await frame!.waitForLoadState();
+    return frame!;
   }
 
   test("a cookie set by one archive reaches neither another archive nor the app, and a cookie bomb leaves the API working", async ({ page, harvest, api, context }) => {
