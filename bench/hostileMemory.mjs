@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { launchCommand } from './lib/crawlers.mjs';
 
 const { values: o } = parseArgs({
   options: {
@@ -59,7 +60,8 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
 const work = mkdtempSync(path.join(tmpdir(), 'harvest-hostile-memory-'));
 const started = Date.now();
-const child = spawn(process.execPath, [o.cli, 'crawl', `${origin}/`, '--out', path.join(work, 'archive'), '--quiet', '--delay-ms', '0', '--connections', '8'], {
+const [bin, ...binArgs] = launchCommand(o.cli);
+const child = spawn(bin, [...binArgs, 'crawl', `${origin}/`, '--out', path.join(work, 'archive'), '--quiet', '--delay-ms', '0', '--connections', '8'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 let peakKiB = 0;

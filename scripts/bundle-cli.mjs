@@ -5,7 +5,7 @@
 // node_modules. The worker entries keep their names beside the chunks, where the engine's
 // `new URL('./documentWorker.js', import.meta.url)` looks for them, and the bundle sits as deep in
 // dist/electron/ as the modules it replaces, so their `../../renderer/` still finds the app.
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -82,3 +82,6 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
 });
+// Executable, as npm makes a package's bin: run through its first line, it starts node with the
+// memory settings written there (electron/cli/harvest.ts).
+chmodSync(`${outdir}/harvest.js`, 0o755);

@@ -40,7 +40,25 @@ function onPath(cmd) {
 export function harvestCommand(root, args, { connections = 8 } = {}) {
   // A resume keeps the settings its crawl was started with.
   const settings = args[0] === 'crawl' ? ['--connections', String(connections), '--delay-ms', '0'] : [];
-  return [process.execPath, path.join(root, 'dist/electron/bundle/harvest.js'), ...args, ...settings, '--quiet'];
+  return [harvestBin(root), ...args, ...settings, '--quiet'];
+}
+
+/**
+ * The command line's bundle, run as an installed `harvest` is: through its `#!` line, which starts
+ * node with the memory settings that must be set at a process's start (electron/cli/harvest.ts).
+ */
+export function harvestBin(root) {
+  return path.join(root, 'dist/electron/bundle/harvest.js');
+}
+
+/** How to start another build's bundle (`--baseline`, `--cli`): through its `#!` line when it is executable; builds from before that line carried settings were not, and node runs them. */
+export function launchCommand(bundle) {
+  try {
+    fs.accessSync(bundle, fs.constants.X_OK);
+    return [bundle];
+  } catch {
+    return [process.execPath, bundle];
+  }
 }
 
 /** measureRun for a Harvest crawl into `archive`: its mirror is checked, the whole archive measured on disk. */

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { harvestBin, launchCommand } from './crawlers.mjs';
 import { duBytes, median, round, runMeasured } from './measure.mjs';
 import { ensureDebianPackages, Nginx } from './nginx.mjs';
 import { stageTable } from './stageProfile.mjs';
@@ -25,14 +26,14 @@ const harvestArgs = (origin, archive) => ['crawl', `${origin}/`, '--out', archiv
 /** The crawlers of one run, by name: the command and the folder it writes. */
 function crawlers(ctx, origin, dir) {
   const out = {
-    harvest: (d) => ({ cmd: [process.execPath, path.join(ctx.root, 'dist/electron/bundle/harvest.js'), ...harvestArgs(origin, d)], disk: d }),
+    harvest: (d) => ({ cmd: [harvestBin(ctx.root), ...harvestArgs(origin, d)], disk: d }),
     'wget-warc': (d) => ({
       cmd: ['wget', '--mirror', '--convert-links', '--adjust-extension', '--page-requisites', '--no-parent', '-e', 'robots=on', '-nv', '-o', `${d}.log`, '-P', d, `--warc-file=${path.join(d, 'archive')}`, `${origin}/`],
       disk: d,
     }),
   };
   // An earlier build of Harvest, run in the same alternation: before -> after on one loaded machine.
-  if (ctx.baseline) out['harvest-baseline'] = (d) => ({ cmd: [process.execPath, ctx.baseline, ...harvestArgs(origin, d)], disk: d });
+  if (ctx.baseline) out['harvest-baseline'] = (d) => ({ cmd: [...launchCommand(ctx.baseline), ...harvestArgs(origin, d)], disk: d });
   if (ctx.peers.includes('httrack')) out.httrack = (d) => ({ cmd: ['httrack', `${origin}/`, '-O', d, '-q', '-c8', '-%c0', '-A0', '-%!'], disk: d });
   return Object.fromEntries(Object.entries(out).map(([name, make]) => [name, make(path.join(dir, name))]));
 }

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from '../../../electron/engine/store/schema.js';
 import { ArchiveFormatError, ArchiveInUseError, Catalogue, type NewUrl } from '../../../electron/engine/store/catalogue.js';
+import { WRITER_CACHE_KIB } from '../../../electron/engine/store/sqlite/sqliteCatalogue.js';
 
 /** Where a file descriptor points; '' once it is closed. */
 function readlinkOr(link: string): string {
@@ -72,6 +73,18 @@ describe('Catalogue', () => {
         c.sqlite.prepare("UPDATE urls SET url = url || '/'").run();
       });
       assert.equal(tempFiles().length, before);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('gives its writer a small page cache: the crawl appends, and what it reads again is in the file cache', () => {
+    const file = path.join(dir, 'cache.sqlite');
+    const c = Catalogue.open(file);
+    try {
+      assert.equal(c.sqlite.pragma('cache_size', { simple: true }), -WRITER_CACHE_KIB);
+      // better-sqlite3's build makes every other connection's 16 MB.
+      assert.ok(WRITER_CACHE_KIB < 16_000);
     } finally {
       c.close();
     }
