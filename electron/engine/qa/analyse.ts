@@ -44,9 +44,9 @@ export class QaUsageError extends Error {
 }
 
 /**
- * Analyses a finished archive's HTML pages: each page's live reference and its offline copy are
- * rendered in one browser, `settings.pages` pages at a time, and the figures kept in the catalogue
- * as each page is done, so an interrupted run resumes where it stopped.
+ * Analyses a finished archive's HTML pages: each page's reference and copies are rendered in one
+ * browser, in tabs of their own at the same time, `settings.pages` pages at a time, and the figures
+ * kept in the catalogue as each page is done, so an interrupted run resumes where it stopped.
  */
 export async function analyseArchive(archive: Archive, settings: RenderSettings & { executablePath: string }, opts: AnalyseOptions): Promise<AnalyseOutcome> {
   const current = archive.catalogue.currentCapture();
@@ -66,7 +66,8 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
   const copies = opts.copies ?? (opts.pages === undefined ? QA_COPIES : copiesComparedBefore(store, capture, opts.pages));
   // The replay needs the capture as a WACZ: exported once, before any page (nothing to do, nothing exported).
   const replay = copies.includes('replay') && todo.length > 0 ? await ReplayCopy.open(archive, capture, opts.signal, opts.wacz) : null;
-  const pool = new BrowserPool({ ...settings, screenshots: false });
+  // Each page's reference and copies render at once, each in a tab of its own: `pages` pages at a time.
+  const pool = new BrowserPool({ ...settings, pages: settings.pages * (1 + copies.length), screenshots: false });
   const files = new ArchivedFiles(archive);
   const ctx = {
     pool,
