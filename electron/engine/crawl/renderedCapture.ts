@@ -6,9 +6,9 @@ import { RenderAbortedError, RenderFailedError, type RenderedCopy, type RequestB
 import type { QueuedRow } from '../store/catalogue.js';
 import { screenshotPathFor, thumbnailPathFor, writeArchiveFile } from '../store/thumbnails.js';
 import { localPathFor } from '../url/localPath.js';
-import { crawlRenderRecord, writeCrawlRender } from '../qa/crawlRender.js';
-import { RecordingBroker } from '../qa/recordingBroker.js';
-import { visibleText } from '../qa/visibleText.js';
+import { crawlRenderRecord, writeCrawlRender } from '../render/crawlRender.js';
+import { RecordingBroker } from '../render/recordingBroker.js';
+import { visibleText } from '../render/renderedText.js';
 import type { WarcWriter } from '../warc/writer.js';
 import { documentKind } from './documents.js';
 import { RenderBroker, type BrokerParts } from './renderBroker.js';
@@ -22,7 +22,7 @@ export interface RenderOutput {
   warc: WarcWriter | null;
   /**
    * The capture being crawled, for an archive folder: each page's visible text and requests are then
-   * kept too (qa/crawlRender.ts), for the page analysis to compare the copies with.
+   * kept too (render/crawlRender.ts), for the page analysis to compare the copies with.
    */
   capture?: () => number;
 }
