@@ -12,7 +12,7 @@ import { startReplayServer, type ReplayServer } from '../replay/replayServer.js'
 import type { Archive } from '../store/archive.js';
 import { readMetadata } from '../store/metadata.js';
 import { canonicalize } from '../url/canonical.js';
-import type { RecordedRequest } from './recordingBroker.js';
+import type { RecordedRequest } from '../render/recordingBroker.js';
 
 /** A page as ReplayWeb.page replayed it: what the analysis compares with the reference. */
 export interface ReplayedPage {
