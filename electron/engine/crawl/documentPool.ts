@@ -17,15 +17,12 @@ export interface PreparedTicket extends PreparedDocument {
 
 /**
  * The crawl's event loop decides and records; parsing, rendering and saving a document are most of
- * its CPU otherwise. One worker per core the crawl loop leaves (at least one), eight at most: the
- * single crawl loop feeds no more, and each holds its heap. As many as the cores, the workers and
- * the loop outnumbered them: on 2 cores a second worker's own modules, compiling, warm-up, heap and
- * search-index connection cost more CPU than it saved wall time (one alternation on a shared
- * machine, PostgreSQL manual 5.10 -> 4.85 ms of CPU a request, wall 11.4 -> 9.3 s, peak RSS
- * 194.5 -> 171.5 MiB; see README, Performance, Tenth pass).
+ * its CPU otherwise. As many workers as cores: on 2 cores a second worker made the Python and
+ * PostgreSQL manuals' crawl 12% faster (13.6-14.3 -> 11.7-12.5 s) and cost the 5,000-page bench site
+ * nothing in wall time. Eight at most: the single crawl loop feeds no more, and each holds its heap.
  */
-export function documentWorkersFor(cores: number): number {
-  return Math.max(1, Math.min(8, cores - 1));
+function defaultDocumentWorkers(): number {
+  return Math.max(1, Math.min(8, availableParallelism()));
 }
 
 /**
@@ -79,7 +76,7 @@ interface Slot {
  * worked on the pool's own thread, for its first 50 ms of such work, as long as they come one at a
  * time and are small: a crawl of a page and its requisites then starts no thread (a worker holds
  * some 17 MB). The next, or an overlapping or large one, starts a worker, and from then on workers
- * take every new request, up to one per core the crawl loop leaves, the next one started while every worker has a
+ * take every new request, up to one per core, the next one started while every worker has a
  * request in hand.
  */
 export class DocumentPool {
@@ -91,7 +88,7 @@ export class DocumentPool {
 
   constructor(
     private readonly data: DocumentWorkerData,
-    private readonly size = documentWorkersFor(availableParallelism()),
+    private readonly size = defaultDocumentWorkers(),
     /** The own thread's budget (tests that check which slot worked widen it: a loaded machine takes longer than 50 ms). */
     private readonly ownThreadMs = OWN_THREAD_MS,
   ) {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DocumentPool, documentWorkersFor, type PreparedTicket } from '../../../electron/engine/crawl/documentPool.js';
+import { DocumentPool, type PreparedTicket } from '../../../electron/engine/crawl/documentPool.js';
 import { unpackOriginal } from '../../../electron/engine/crawl/documents.js';
 import { parseTemplate, type Template } from '../../../shared/template.js';
 
@@ -217,14 +217,5 @@ describe('DocumentPool: where documents go', () => {
     } finally {
       await pool.close();
     }
-  });
-});
-
-describe('documentWorkersFor', () => {
-  it('leaves a core to the crawl loop: one worker on 1 or 2 cores, one fewer than the cores up to eight', () => {
-    assert.deepEqual(
-      [1, 2, 3, 4, 9, 16].map((cores) => documentWorkersFor(cores)),
-      [1, 1, 2, 3, 8, 8],
-    );
   });
 });
