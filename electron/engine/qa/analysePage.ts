@@ -5,16 +5,16 @@ import { mirrorFileOf, mirrorUrlOf } from '../render/mirrorBroker.js';
 import { RenderAbortedError } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import type { ArchivedFiles } from './archivedFiles.js';
-import { readCrawlRender } from './crawlRender.js';
+import { readCrawlRender } from '../render/crawlRender.js';
 import type { CopySource } from './captureBroker.js';
 import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
-import { RecordingBroker, type RecordedRequest } from './recordingBroker.js';
+import { RecordingBroker, type RecordedRequest } from '../render/recordingBroker.js';
 import type { ReplayCopy } from './replayCopy.js';
 import type { ReplayedPage } from './replayTab.js';
 import { screenshotMatch } from './screenshotMatch.js';
 import { textMatch } from './textMatch.js';
-import { visibleText } from './visibleText.js';
+import { visibleText } from '../render/renderedText.js';
 
 export interface PageAnalysisContext {
   pool: BrowserPool;

@@ -4,7 +4,7 @@ import { serializeDom } from '../render/inPage.js';
 import { NetworkWatch } from '../render/networkWatch.js';
 import { RenderAbortedError } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
-import type { RecordedRequest } from './recordingBroker.js';
+import type { RecordedRequest } from '../render/recordingBroker.js';
 
 /** A page as ReplayWeb.page replayed it: what the analysis compares with the reference. */
 export interface ReplayedPage {
