@@ -69,7 +69,7 @@ export class QaManager {
       }
     };
     // The pages an earlier run analysed, so the screen can say how many are kept before the first is done.
-    status.kept = opts.fresh ? 0 : new QaStore(archive.catalogue.sqlite).analysed(status.capture).size;
+    status.kept = opts.fresh ? 0 : new QaStore(archive.catalogue.sqlite).count(status.capture);
     const entry: Run = { status, abort, archive, done: Promise.resolve() };
     this.running.set(id, entry);
     publish();

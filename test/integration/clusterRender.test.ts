@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { workerForSite } from '../../electron/engine/politeness/shards.js';
+import { readCrawlRender } from '../../electron/engine/render/crawlRender.js';
 import type { ClusterStatus } from '../../shared/cluster.js';
 import { startWorker } from '../helpers/clusterWorker.js';
 import { runHarvest } from '../helpers/harvestCli.js';
@@ -103,7 +104,7 @@ describe('cluster harvest with --render', { timeout: 600_000, skip: existsSync(C
       }
     });
 
-    it('exports a WACZ with each page as fetched and its thumbnail record', async () => {
+    it('exports a WACZ with each page as fetched and its render\'s records, which an import makes the analysis\'s reference', async () => {
       const wacz = path.join(work, 'rendered.wacz');
       const exported = await runHarvest(['cluster', 'export', '--db', db(), '--store', store(), '--format', 'wacz', '--out', wacz, '--quiet']);
       assert.equal(exported.status, 0, exported.stderr);
@@ -115,7 +116,17 @@ describe('cluster harvest with --render', { timeout: 600_000, skip: existsSync(C
       for (const p of pages) {
         assert.ok(resources.has(`urn:thumbnail:${p.url}`), `no thumbnail record for ${p.url}`);
         assert.ok(resources.has(`urn:screenshot:${p.url}`), `no screenshot record for ${p.url}`);
+        assert.ok(resources.has(`urn:textFinal:${p.url}`) && resources.has(`urn:pageinfo:${p.url}`), `no text or requests record for ${p.url}`);
       }
+      const archive = path.join(work, 'imported');
+      const imported = await runHarvest(['import', wacz, '--out', archive, '--quiet']);
+      assert.equal(imported.status, 0, imported.stderr);
+      for (const p of pages) assert.ok(readCrawlRender(archive, p.local_path, 1) !== null, `${p.url} has no crawl render after the import`);
+      const listingRender = readCrawlRender(archive, pages.find((p) => p.url === `${sites[0]!.origin}/listing`)!.local_path, 1)!;
+      assert.ok(
+        listingRender.record.requests.some((r) => r.url === `${sites[0]!.origin}/api/items.json` && r.ok),
+        'the listing\'s render kept the request its script made',
+      );
       const responses = uris('response');
       for (const s of sites) for (const p of SCRIPT_ONLY) assert.ok(responses.has(`${s.origin}${p}`), `no response record for ${s.origin}${p}`);
       const listing = raw.find((r) => r.type === 'response' && r.header('WARC-Target-URI') === `${sites[0]!.origin}/listing`)!;

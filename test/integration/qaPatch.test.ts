@@ -9,9 +9,13 @@ import type { QaPageResult, QaPatchReport } from '../../shared/qa.js';
 import { runHarvest } from '../helpers/harvestCli.js';
 import { solidPng } from '../helpers/jsSite.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
-import { readRaw } from '../helpers/warcReadBack.js';
+import { readRaw, type RawRecord } from '../helpers/warcReadBack.js';
+import { extractZip } from '../helpers/zipReadBack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+
+/** The HTTP status a response record's block starts with. */
+const httpStatusOf = (r: RawRecord): number => Number(/^HTTP\/[\d.]+ (\d{3})/.exec(r.block.toString('latin1'))?.[1]);
 
 /**
  * The home page's script builds four addresses a static crawl cannot see: a large image and a text
@@ -71,11 +75,16 @@ describe('harvest patch: fetching what the analysis found missing', { skip: exis
   });
 
   it('fetches the script-built resources the job allows, says why it left the others, and the page scores higher', async () => {
-    // The offline copy is what a patch mends; the patch analyses its pages again with the copies they were compared with.
-    const qa = await runHarvest(['qa', archive(), '--json', '--quiet', '--copies', 'mirror', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
+    // Both copies, the offline mirror and the WACZ replay: the patch analyses its pages again with the copies they were compared with.
+    const qa = await runHarvest(['qa', archive(), '--json', '--quiet', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
     assert.equal(qa.status, 0, qa.stderr);
-    const first = (JSON.parse(qa.stdout) as { pages: QaPageResult[] }).pages.find((p) => p.url === `${origin}/`);
+    const firstPages = (JSON.parse(qa.stdout) as { pages: QaPageResult[] }).pages;
+    const first = firstPages.find((p) => p.url === `${origin}/`);
     assert.ok(first, qa.stdout);
+    assert.deepEqual(Object.keys(first.copies).sort(), ['mirror', 'replay']);
+    // The replay shows the image's 404 of the crawl.
+    const replayMissing = (page: QaPageResult | undefined) => (page?.copies.replay?.missing ?? []).map((m) => m.url).sort();
+    assert.deepEqual(replayMissing(firstPages.find((p) => p.url === `${origin}/plain`)), [`${origin}/late.png`], qa.stdout);
     const missing = first.missing.map((m) => m.url).sort();
     assert.deepEqual(missing, [`${farOrigin}/far.png`, `${origin}/pics/sky.png`, `${origin}/private/hidden.png`, `${origin}/words/story.txt`].sort());
 
@@ -105,11 +114,15 @@ describe('harvest patch: fetching what the analysis found missing', { skip: exis
     const plainCopy = readFileSync(path.join(archive(), 'mirror', new URL(origin).host.replace(':', '_'), 'plain.html'), 'utf8');
     assert.match(plainCopy, /<img src="late\.png"/);
 
-    // The analysis kept the new figures: the page lacks only what the job's rules keep out.
-    const again = await runHarvest(['qa', archive(), '--json', '--quiet', '--copies', 'mirror', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
-    assert.deepEqual(Object.keys((JSON.parse(again.stdout) as { pages: QaPageResult[] }).pages[0]!.copies), ['mirror'], 'analysed again with the mirror alone');
-    const now = (JSON.parse(again.stdout) as { pages: QaPageResult[] }).pages.find((p) => p.url === `${origin}/`)!;
+    // The analysis kept the new figures, the replay's too: the pages lack only what the job's rules keep
+    // out, and the replay shows the fetched resources, the image the crawl got a 404 for included.
+    const again = await runHarvest(['qa', archive(), '--json', '--quiet', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
+    const againPages = (JSON.parse(again.stdout) as { pages: QaPageResult[] }).pages;
+    const now = againPages.find((p) => p.url === `${origin}/`)!;
+    assert.deepEqual(Object.keys(now.copies).sort(), ['mirror', 'replay'], 'analysed again with both copies');
     assert.deepEqual(now.missing.map((m) => m.url).sort(), [`${farOrigin}/far.png`, `${origin}/private/hidden.png`].sort());
+    assert.deepEqual(replayMissing(now), [`${farOrigin}/far.png`, `${origin}/private/hidden.png`].sort(), again.stdout);
+    assert.deepEqual(replayMissing(againPages.find((p) => p.url === `${origin}/plain`)), [], again.stdout);
 
     // Patching again finds only what the rules keep out, and fetches nothing.
     const second = await runHarvest(['patch', archive(), '--json', '--quiet', '--browser-path', CHROMIUM], { timeoutMs: 300_000 });
@@ -121,16 +134,28 @@ describe('harvest patch: fetching what the analysis found missing', { skip: exis
     // The fetched resources are WARC records of the archive, and its WACZ still verifies.
     const warcDir = path.join(archive(), 'warc');
     const uris = new Set<string | null>();
+    const lateStatuses: number[] = [];
     for (const f of readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz'))) {
-      for (const r of await readRaw(path.join(warcDir, f))) if (r.type === 'response') uris.add(r.header('WARC-Target-URI'));
+      for (const r of await readRaw(path.join(warcDir, f))) {
+        if (r.type !== 'response') continue;
+        uris.add(r.header('WARC-Target-URI'));
+        if (r.header('WARC-Target-URI') === `${origin}/late.png`) lateStatuses.push(httpStatusOf(r));
+      }
     }
     for (const url of ['/pics/sky.png', '/words/story.txt', '/late.png']) assert.ok(uris.has(`${origin}${url}`), `${url}: ${JSON.stringify([...uris])}`);
     assert.ok(!uris.has(`${origin}/private/hidden.png`) && !uris.has(`${farOrigin}/far.png`), JSON.stringify([...uris]));
+    // The crawl's 404 stays in the WARC files beside the patch's 200.
+    assert.deepEqual(lateStatuses.sort(), [200, 404]);
     const wacz = path.join(work, 'patched.wacz');
     const exported = await runHarvest(['export', archive(), '--format', 'wacz', '--out', wacz, '--quiet']);
     assert.equal(exported.status, 0, exported.stderr);
     const verified = await runHarvest(['verify', wacz, '--deep']);
     assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+    // The WACZ's index lists the patched 200 as the capture's record of the image, not the 404 it supersedes.
+    const index = (await extractZip(wacz, path.join(work, 'patched'))).find((e) => e.name === 'indexes/index.cdx');
+    assert.ok(index, 'the WACZ has indexes/index.cdx');
+    const lateLines = readFileSync(path.join(work, 'patched', 'indexes', 'index.cdx'), 'utf8').split('\n').filter((l) => l.includes(`"${origin}/late.png"`));
+    assert.deepEqual(lateLines.map((l) => (JSON.parse(l.slice(l.indexOf(' {') + 1)) as { status: string }).status), ['200'], lateLines.join('\n'));
   });
 
   it('refuses an archive whose capture was never analysed', async () => {

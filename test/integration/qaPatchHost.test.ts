@@ -74,6 +74,10 @@ describe('Patch missing resources from the app (qa.patch)', { skip: existsSync(C
     assert.equal(((await analysed) as Extract<HostEvent, { type: 'qa' }>).qa.state, 'done');
     const before = value<QaResultsPage>(await host.handle('qa.results', { id: job.id }));
     assert.equal(before.withMissing, 1);
+    // The app compares both copies, as harvest qa does by default, and the patch analyses again alike.
+    const homeRow = (page: QaResultsPage) => page.rows.find((r) => r.url === `${origin}/`);
+    assert.deepEqual(Object.keys(homeRow(before)?.copies ?? {}).sort(), ['mirror', 'replay']);
+    assert.deepEqual(homeRow(before)?.copies.replay?.missing.map((m) => m.url), [`${origin}/banner.png`]);
 
     const patched = log.next(ended, 180_000);
     const started = value<QaRunStatus>(await host.handle('qa.patch', { id: job.id }));
@@ -94,6 +98,8 @@ describe('Patch missing resources from the app (qa.patch)', { skip: existsSync(C
     assert.deepEqual([report.pages[0]!.before.missing, report.pages[0]!.after.missing], [1, 0]);
     assert.ok(report.pages[0]!.after.screenshotMatch! > report.pages[0]!.before.screenshotMatch!, JSON.stringify(report.pages[0]));
     assert.equal(await statusOf(), 'finished');
-    assert.equal(value<QaResultsPage>(await host.handle('qa.results', { id: job.id })).withMissing, 0);
+    const afterPatch = value<QaResultsPage>(await host.handle('qa.results', { id: job.id }));
+    assert.equal(afterPatch.withMissing, 0);
+    assert.deepEqual(homeRow(afterPatch)?.copies.replay?.missing, [], 'the replay shows the fetched image');
   });
 });

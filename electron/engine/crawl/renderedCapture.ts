@@ -6,9 +6,9 @@ import { RenderAbortedError, RenderFailedError, type RenderedCopy, type RequestB
 import type { QueuedRow } from '../store/catalogue.js';
 import { screenshotPathFor, thumbnailPathFor, writeArchiveFile } from '../store/thumbnails.js';
 import { localPathFor } from '../url/localPath.js';
-import { crawlRenderRecord, writeCrawlRender } from '../qa/crawlRender.js';
-import { RecordingBroker } from '../qa/recordingBroker.js';
-import { visibleText } from '../qa/visibleText.js';
+import { renderResources, renderSeen, writeCrawlRender } from '../render/crawlRender.js';
+import { RecordingBroker } from '../render/recordingBroker.js';
+import { visibleText } from '../render/renderedText.js';
 import type { WarcWriter } from '../warc/writer.js';
 import { documentKind } from './documents.js';
 import { RenderBroker, type BrokerParts } from './renderBroker.js';
@@ -22,7 +22,8 @@ export interface RenderOutput {
   warc: WarcWriter | null;
   /**
    * The capture being crawled, for an archive folder: each page's visible text and requests are then
-   * kept too (qa/crawlRender.ts), for the page analysis to compare the copies with.
+   * kept beside its thumbnail too (render/crawlRender.ts), for the page analysis to compare the copies
+   * with. Without it (a cluster worker) they go into the WARC alone, which `harvest import` reads.
    */
   capture?: () => number;
 }
@@ -52,7 +53,7 @@ export class PageRenderer {
 
   async render(url: string, res: FetchResponse, broker: RequestBroker, signal: AbortSignal): Promise<RenderOutcome> {
     let page;
-    const recording = this.out.capture === undefined ? null : new RecordingBroker(broker);
+    const recording = this.out.capture === undefined && this.out.warc === null ? null : new RecordingBroker(broker);
     try {
       page = await this.pool.render({ url, response: { status: res.status, headers: res.headers, body: res.body }, broker: recording ?? broker, signal });
     } catch (e) {
@@ -69,12 +70,10 @@ export class PageRenderer {
       await writeArchiveFile(dir, screenshotPathFor(localPath), page.screenshot);
       await warc?.writeResource({ uri: `urn:screenshot:${url}`, date, contentType: 'image/png', payload: page.screenshot });
     }
-    if (recording !== null && this.out.capture !== undefined) {
-      const record = crawlRenderRecord(this.out.capture(), url, visibleText(page.html), page.thumbnail, recording.requests);
-      await writeCrawlRender(dir, localPath, record);
-      await warc?.writeResource({ uri: `urn:textFinal:${url}`, date, contentType: 'text/plain; charset=utf-8', payload: Buffer.from(record.text, 'utf8') });
-      const urls = Object.fromEntries(record.requests.map((r) => [r.url, { type: r.type, ok: r.ok }]));
-      await warc?.writeResource({ uri: `urn:pageinfo:${url}`, date, contentType: 'application/json', payload: Buffer.from(JSON.stringify({ url, urls }), 'utf8') });
+    if (recording !== null) {
+      const seen = renderSeen(url, visibleText(page.html), page.thumbnail, recording.requests);
+      if (this.out.capture !== undefined) await writeCrawlRender(dir, localPath, this.out.capture(), seen);
+      for (const r of renderResources(seen)) await warc?.writeResource({ ...r, date });
     }
     return { copy: { html: Buffer.from(page.html, 'utf8') }, navigations: [...page.navigations, ...page.routes] };
   }

@@ -71,6 +71,6 @@ function pageTimes(captures: readonly CaptureSummary[], times: RecordTimes | nul
 }
 
 /** An ISO 8601 time as the index's 14 digits. */
-function fourteen(iso: string): string {
+export function fourteen(iso: string): string {
   return warcDate(new Date(iso)).replace(/[-:TZ]/g, '');
 }

@@ -16,6 +16,8 @@ export interface IndexedRecord {
   /** 14 digits, as the line's key has it. */
   ts: string;
   length: number;
+  /** The HTTP status the line gives, when it gives one. */
+  status: number | null;
 }
 
 /** `archive/<file>` and the byte offset of a record in it. */
@@ -74,14 +76,14 @@ export async function checkIndexAndPages(zip: Opener, keepLines: boolean): Promi
       bad(`line ${n}: ${parsed}`);
       continue;
     }
-    const { key, ts, url, filename, offset, length } = parsed;
+    const { key, ts, url, filename, offset, length, status } = parsed;
     if (surtOf(url) !== key) bad(`line ${n}: its key ${key} is not the SURT of its URL ${url}`);
     const warc = zip.entries.get(`archive/${filename}`);
     if (warc === undefined) bad(`line ${n}: names archive/${filename}, which the package does not hold`);
     else if (offset + length > warc.uncompressedSize) bad(`line ${n}: its record (${offset}+${length}) runs past the end of archive/${filename}`);
     archivedUrls.add(url);
     pages.delete(`${ts} ${url}`);
-    if (keepLines) lines.set(recordKey(filename, offset), { url, ts, length });
+    if (keepLines) lines.set(recordKey(filename, offset), { url, ts, length, status });
   }
   if (reported > 20) problems.push({ kind: 'invalid', path: indexName, detail: `and ${reported - 20} more damaged lines` });
   for (const [key, lineNo] of pages) {
@@ -101,6 +103,7 @@ interface ParsedLine {
   filename: string;
   offset: number;
   length: number;
+  status: number | null;
 }
 
 function parseLine(line: string): ParsedLine | string {
@@ -118,7 +121,8 @@ function parseLine(line: string): ParsedLine | string {
   if (typeof url !== 'string' || typeof filename !== 'string' || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length <= 0) {
     return 'it lacks a url, filename, offset or length';
   }
-  return { key: m[1]!, ts: m[2]!, url, filename, offset, length };
+  const status = json['status'] === undefined ? NaN : Number(json['status']);
+  return { key: m[1]!, ts: m[2]!, url, filename, offset, length, status: Number.isFinite(status) ? status : null };
 }
 
 function surtOf(url: string): string | null {

@@ -4,13 +4,14 @@ import { HARVEST_VERSION } from '../../../shared/job.js';
 import { writeAtomically } from './atomicFile.js';
 import { makeExportTemp } from './exportTemp.js';
 import { writeCdxj } from './cdxj.js';
+import { dropSupersededErrors } from './supersededErrors.js';
 import { datapackageDigestJson, datapackageJson } from './datapackage.js';
 import { sortLines } from './externalSort.js';
 import { exportedWarcs } from './captureWarcs.js';
 import { readProvenance } from './provenance.js';
 import { RecordTimes } from './recordTimes.js';
 import { HashingZip } from './hashingZip.js';
-import { writePages } from './pages.js';
+import { fourteen, writePages } from './pages.js';
 import { throttleProgress } from './progress.js';
 import type { Exporter } from './types.js';
 import { finishedWarcFiles } from './warcFiles.js';
@@ -21,7 +22,8 @@ export const COMPRESS_INDEX_ABOVE_BYTES = 4 * 1024 * 1024;
 
 /**
  * WACZ 1.1.1 (https://specs.webrecorder.net/wacz/1.1.1/): the finished WARC files in archive/, a
- * CDXJ index sorted by SURT key and time in indexes/, pages/pages.jsonl, datapackage.json with the
+ * CDXJ index sorted by SURT key and time in indexes/ (without the errors a later success of their
+ * URL in the same capture supersedes, see supersededErrors.ts), pages/pages.jsonl, datapackage.json with the
  * SHA-256 of each file, and datapackage-digest.json. Everything streams: the index is sorted on disk
  * in bounded chunks, and every file is hashed on its way into the zip.
  */
@@ -49,9 +51,13 @@ export const exportWacz: Exporter = async (archive, outPath, opts) => {
         onBytes: (done) => onProgress({ phase: 'indexing WARC', doneBytes: done, totalBytes: warcBytes }),
       });
       onProgress({ phase: 'sorting index', doneBytes: 0, totalBytes: 0 });
-      const sorted = path.join(work, 'index.cdx');
-      await sortLines(unsorted, sorted, { tmpDir: work, signal });
+      const allLines = path.join(work, 'all-lines.cdx');
+      await sortLines(unsorted, allLines, { tmpDir: work, signal });
       await rm(unsorted);
+      const sorted = path.join(work, 'index.cdx');
+      const captureStarts = archive.catalogue.listCaptures().map((c) => fourteen(c.startedAt));
+      await dropSupersededErrors(allLines, sorted, captureStarts, signal);
+      await rm(allLines);
       const indexes: { file: string; name: string; compress: boolean }[] = [];
       if ((await stat(sorted)).size > COMPRESS_INDEX_ABOVE_BYTES) {
         const gz = path.join(work, 'index.cdx.gz');

@@ -13,6 +13,7 @@ import { warcDigest } from '../warc/digest.js';
 import { WarcError } from '../warc/errors.js';
 import { readResponsePayload } from '../warc/readResponse.js';
 import type { RecordPlace } from '../warc/types.js';
+import { ImportedRenders } from './importedRenders.js';
 import { responseHeaders, type RecordFacts } from './recordFacts.js';
 
 /** What became of one record: in the catalogue, not a page answer (copied only), or a problem to report. */
@@ -23,15 +24,20 @@ export type Taken = { kind: 'catalogued' } | { kind: 'copied' } | { kind: 'probl
  * recorded their answers: one row per URL, one capture row per URL and capture, the state from the
  * status (archived, redirect, http-error), a revisit resolved to its original's payload. Files other
  * than HTML and CSS are saved to the mirror at once; documents are parsed for their title, text and
- * text digest, and their copies are written by the finishing pass once every target is known.
+ * text digest, and their copies are written by the finishing pass once every target is known. A
+ * rendered crawl's thumbnails, texts and requests (resource records) become its pages' crawl renders.
  */
 export class RecordCatalogue {
+  private readonly renders: ImportedRenders;
+
   constructor(
     private readonly archive: Archive,
     private readonly pool: DocumentPool,
     private readonly index: TextIndex,
     private readonly seeds: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.renders = new ImportedRenders(archive.dir);
+  }
 
   /** The URL whose catalogue rows a record would change: a response's or revisit's; null for others. */
   urlOf(f: RecordFacts): string | null {
@@ -45,6 +51,10 @@ export class RecordCatalogue {
    * digests a later revisit looks up.
    */
   async take(f: RecordFacts, place: RecordPlace): Promise<Taken> {
+    if (f.resource !== null && f.uri !== null) {
+      await this.renders.take(f.uri, f.resource, this.archive.catalogue.currentCapture());
+      return { kind: 'copied' };
+    }
     const url = this.urlOf(f);
     if (url === null || f.http === null) return { kind: 'copied' };
     const c = this.archive.catalogue;

@@ -15,6 +15,8 @@ export interface RecordFacts {
   info: Map<string, string> | null;
   /** The HTTP response a response or revisit record holds. */
   http: HttpResponseBlock | null;
+  /** A resource record's block (a thumbnail, a page's text ...). */
+  resource: Buffer | null;
 }
 
 const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
@@ -40,6 +42,7 @@ export function recordFacts(content: Buffer): RecordFacts | null {
     refersToUri: unbracket(head.get('warc-refers-to-target-uri')),
     info: type === 'warcinfo' ? warcFields(block) : null,
     http: isHttp ? parseHttpResponse(block) : null,
+    resource: type === 'resource' ? block : null,
   };
 }
 

@@ -1,8 +1,8 @@
 import { userAgentFor, type RenderSettings } from '../../../shared/job.js';
-import { QA_COPIES, qaScore, type QaCopy, type QaSummary } from '../../../shared/qa.js';
+import { QA_COPIES, type QaCopy, type QaSummary } from '../../../shared/qa.js';
 import { BrowserPool } from '../render/browserPool.js';
 import { MirrorBroker } from '../render/mirrorBroker.js';
-import type { Archive } from '../store/archive.js';
+import { Archive } from '../store/archive.js';
 import { analysePage } from './analysePage.js';
 import { ArchivedFiles } from './archivedFiles.js';
 import { CaptureBroker } from './captureBroker.js';
@@ -44,9 +44,9 @@ export class QaUsageError extends Error {
 }
 
 /**
- * Analyses a finished archive's HTML pages: each page's live reference and its offline copy are
- * rendered in one browser, `settings.pages` pages at a time, and the figures kept in the catalogue
- * as each page is done, so an interrupted run resumes where it stopped.
+ * Analyses a finished archive's HTML pages: each page's reference and copies are rendered in one
+ * browser, in tabs of their own at the same time, `settings.pages` pages at a time, and the figures
+ * kept in the catalogue as each page is done, so an interrupted run resumes where it stopped.
  */
 export async function analyseArchive(archive: Archive, settings: RenderSettings & { executablePath: string }, opts: AnalyseOptions): Promise<AnalyseOutcome> {
   const current = archive.catalogue.currentCapture();
@@ -58,15 +58,43 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     store.clear(capture);
     await clearEvidence(archive.dir, capture);
   }
-  const done = opts.pages === undefined ? store.analysed(capture) : new Set<string>();
-  const urls: string[] = [];
-  if (opts.pages !== undefined) urls.push(...opts.pages);
-  else for (const p of archive.catalogue.iterateCapturePages(capture)) if (!done.has(p.url)) urls.push(p.url);
-  const todo = opts.limit === undefined ? urls : urls.slice(0, Math.max(0, opts.limit - done.size));
+  const kept = opts.pages === undefined ? store.count(capture) : 0;
+  // The capture's pages are read through a reader of their own as they are analysed (results are
+  // written meanwhile on the archive's connection), so none is held however many the archive has.
+  const reader = opts.pages === undefined ? Archive.open(archive.dir, { readonly: true }) : null;
+  const pending = (): Iterable<string> => (reader === null ? opts.pages! : pagesNotAnalysed(reader, store, capture));
+  try {
+    let total = 0;
+    for (const _ of pending()) total++;
+    if (opts.limit !== undefined) total = Math.min(total, Math.max(0, opts.limit - kept));
+    return { capture, analysed: await analysePages({ archive, settings, opts, store, capture, current }, pending(), total), kept };
+  } finally {
+    reader?.close();
+  }
+}
+
+function* pagesNotAnalysed(reader: Archive, store: QaStore, capture: number): Generator<string> {
+  for (const p of reader.catalogue.iterateCapturePages(capture)) if (!store.has(capture, p.url)) yield p.url;
+}
+
+interface AnalysisRun {
+  archive: Archive;
+  settings: RenderSettings & { executablePath: string };
+  opts: AnalyseOptions;
+  store: QaStore;
+  capture: number;
+  /** The archive's newest capture. */
+  current: number;
+}
+
+/** Analyses the first `total` of `urls`, `settings.pages` at a time; returns how many were. */
+async function analysePages(run: AnalysisRun, urls: Iterable<string>, total: number): Promise<number> {
+  const { archive, settings, opts, store, capture, current } = run;
   const copies = opts.copies ?? (opts.pages === undefined ? QA_COPIES : copiesComparedBefore(store, capture, opts.pages));
   // The replay needs the capture as a WACZ: exported once, before any page (nothing to do, nothing exported).
-  const replay = copies.includes('replay') && todo.length > 0 ? await ReplayCopy.open(archive, capture, opts.signal, opts.wacz) : null;
-  const pool = new BrowserPool({ ...settings, screenshots: false });
+  const replay = copies.includes('replay') && total > 0 ? await ReplayCopy.open(archive, capture, opts.signal, opts.wacz) : null;
+  // Each page's reference and copies render at once, each in a tab of its own: `pages` pages at a time.
+  const pool = new BrowserPool({ ...settings, pages: settings.pages * (1 + copies.length), screenshots: false });
   const files = new ArchivedFiles(archive);
   const ctx = {
     pool,
@@ -82,20 +110,21 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     keep: (_url: string, localPath: string, evidence: PageEvidence) => writeEvidence(archive.dir, capture, localPath, evidence),
   };
   let analysed = 0;
-  opts.onProgress?.(0, todo.length);
+  opts.onProgress?.(0, total);
   // The first failure (an abandoned render) stops new pages; those under way settle first.
   let failure: unknown = null;
   try {
     const running = new Set<Promise<void>>();
-    for (const url of todo) {
-      if (opts.signal.aborted || failure !== null) break;
+    let started = 0;
+    for (const url of urls) {
+      if (opts.signal.aborted || failure !== null || started++ === total) break;
       const task: Promise<void> = analysePage(ctx, url, capture)
         .then(async (r) => {
           // A page whose reference could not be rendered keeps nothing from an earlier analysis.
           const localPath = Object.keys(r.copies).length > 0 ? null : files.localPath(url);
           if (localPath !== null) await removeEvidence(archive.dir, capture, localPath);
           store.put(r);
-          opts.onProgress?.(++analysed, todo.length);
+          opts.onProgress?.(++analysed, total);
         })
         .catch((e: unknown) => void (failure ??= e))
         .finally(() => running.delete(task));
@@ -108,7 +137,7 @@ export async function analyseArchive(archive: Archive, settings: RenderSettings 
     await pool.close();
     await replay?.close();
   }
-  return { capture, analysed, kept: done.size };
+  return analysed;
 }
 
 /** The copies earlier results of these pages compared (a patch analyses its pages again alike); all where none. */
@@ -120,19 +149,8 @@ function copiesComparedBefore(store: QaStore, capture: number, pages: readonly s
 
 /** The figures of a capture's analysis for the QA report; null if it was never analysed. */
 export function qaSummary(archive: Archive, capture: number, worst = 20): QaSummary | null {
-  const results = new QaStore(archive.catalogue.sqlite).results(capture);
-  if (results.length === 0) return null;
-  const histogram = new Array<number>(10).fill(0);
-  for (const r of results) {
-    const s = qaScore(r);
-    if (s !== null) histogram[Math.min(9, Math.floor(s * 10))]!++;
-  }
-  return {
-    capture,
-    analysed: results.length,
-    errors: results.filter((r) => r.error !== null).length,
-    histogram,
-    withMissing: results.filter((r) => r.missing.length > 0).length,
-    worst: results.slice(0, worst),
-  };
+  const store = new QaStore(archive.catalogue.sqlite);
+  const figures = store.figures(capture);
+  if (figures.analysed === 0) return null;
+  return { capture, ...figures, worst: store.results(capture, worst) };
 }

@@ -5,15 +5,16 @@ import { mirrorFileOf, mirrorUrlOf } from '../render/mirrorBroker.js';
 import { RenderAbortedError } from '../render/types.js';
 import { canonicalize } from '../url/canonical.js';
 import type { ArchivedFiles } from './archivedFiles.js';
-import { readCrawlRender } from './crawlRender.js';
+import { readCrawlRender } from '../render/crawlRender.js';
 import type { CopySource } from './captureBroker.js';
 import type { PageEvidence } from './evidence.js';
 import { fetchLive, LiveBroker } from './liveBroker.js';
-import { RecordingBroker, type RecordedRequest } from './recordingBroker.js';
+import { RecordingBroker, type RecordedRequest } from '../render/recordingBroker.js';
 import type { ReplayCopy } from './replayCopy.js';
+import type { ReplayedPage } from './replayTab.js';
 import { screenshotMatch } from './screenshotMatch.js';
 import { textMatch } from './textMatch.js';
-import { visibleText } from './visibleText.js';
+import { visibleText } from '../render/renderedText.js';
 
 export interface PageAnalysisContext {
   pool: BrowserPool;
@@ -38,7 +39,7 @@ const rethrowAbort = (e: unknown, signal: AbortSignal): void => {
   if (e instanceof RenderAbortedError || signal.aborted) throw new RenderAbortedError();
 };
 
-/** One page: the reference and each copy rendered alike, then compared. */
+/** One page: the reference and each copy rendered alike, each in a tab of its own at the same time, then compared. */
 export async function analysePage(ctx: PageAnalysisContext, url: string, capture: number): Promise<QaPageResult> {
   const result: QaPageResult = {
     url,
@@ -54,13 +55,18 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   };
   const localPath = ctx.files.localPath(url);
   if (localPath === null) return { ...result, error: 'no copy in the offline copy' };
-  const copy = new RecordingBroker(ctx.mirror);
-  const reference = await referenceOf(ctx, url, localPath, capture);
+  const copyUrl = mirrorUrlOf(localPath);
+  // Every render settles before the page's result (or an abort) is given: none outlives its page.
+  const [reference, mirror, replay] = await settled([
+    referenceOf(ctx, url, localPath, capture),
+    ctx.compareMirror ? mirrorOf(ctx, localPath, copyUrl) : null,
+    ctx.replay !== null ? replayOf(ctx, ctx.replay, url) : null,
+  ]);
   if ('error' in reference) return { ...result, error: reference.error };
   result.reference = reference.kind;
   const referenceText = reference.text;
-  const compare = (html: string, thumbnail: Buffer, requests: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaCopyResult => ({
-    textMatch: textMatch(referenceText, visibleText(html)),
+  const compare = (text: string, thumbnail: Buffer, requests: RecordedRequest[], loadedBy: (r: RecordedRequest) => string[]): QaCopyResult => ({
+    textMatch: textMatch(referenceText, text),
     screenshotMatch: screenshotMatch(reference.thumbnail, thumbnail),
     missing: missingFrom(reference.requests, requests, loadedBy),
     error: null,
@@ -68,46 +74,73 @@ export async function analysePage(ctx: PageAnalysisContext, url: string, capture
   const failed = (error: string): QaCopyResult => ({ textMatch: null, screenshotMatch: null, missing: [], error });
   const evidence: PageEvidence = { reference: { image: reference.thumbnail, text: referenceText } };
   const copies: QaPageResult['copies'] = {};
-  const copyUrl = mirrorUrlOf(localPath);
-  let mirrorHtml: string | null = null;
-  if (ctx.compareMirror) {
-    try {
-      const file = await ctx.mirror.read(localPath);
-      const copied = await ctx.pool.render({ url: copyUrl, response: file, broker: copy, signal: ctx.signal });
-      mirrorHtml = copied.html;
-      const mirrored = compare(copied.html, copied.thumbnail, copy.requests, (r) => {
-        const file = mirrorFileOf(r.url);
-        return file === null ? [] : ctx.files.urlsAtPath(file);
-      });
-      // A rendered crawl's copy is the DOM its scripts built, the scripts taken out: what they
-      // loaded is in it already, and nothing the copy lacks.
-      copies.mirror = runsScripts(file.body.toString('utf8')) ? mirrored : { ...mirrored, missing: mirrored.missing.filter((m) => !SCRIPT_LOADS.has(m.type)) };
-      evidence.copy = { image: copied.thumbnail, text: visibleText(copied.html) };
-    } catch (e) {
-      rethrowAbort(e, ctx.signal);
-      copies.mirror = failed(`the offline copy could not be rendered: ${(e as Error).message}`);
-    }
+  if (mirror !== null && 'error' in mirror) copies.mirror = failed(mirror.error);
+  else if (mirror !== null) {
+    const text = visibleText(mirror.html);
+    const mirrored = compare(text, mirror.thumbnail, mirror.requests, (r) => {
+      const file = mirrorFileOf(r.url);
+      return file === null ? [] : ctx.files.urlsAtPath(file);
+    });
+    // A rendered crawl's copy is the DOM its scripts built, the scripts taken out: what they
+    // loaded is in it already, and nothing the copy lacks.
+    copies.mirror = mirror.runsScripts ? mirrored : { ...mirrored, missing: mirrored.missing.filter((m) => !SCRIPT_LOADS.has(m.type)) };
+    evidence.copy = { image: mirror.thumbnail, text };
   }
-  if (ctx.replay !== null) {
-    try {
-      const replayed = await ctx.replay.render(ctx.pool, url, ctx.replayLimits.pageTimeoutMs, ctx.replayLimits.settleMs, ctx.signal);
-      copies.replay =
-        replayed.leftFor === null
-          ? compare(replayed.html, replayed.thumbnail, replayed.requests, (r) => [canonicalize(r.url) ?? r.url])
-          : { textMatch: null, screenshotMatch: null, missing: [], error: null, skipped: `the replay left for ${replayed.leftFor} by script, where the renders stay on the page` };
-      evidence.replay = { image: replayed.thumbnail, text: visibleText(replayed.html) };
-    } catch (e) {
-      rethrowAbort(e, ctx.signal);
-      copies.replay = failed(`the replay could not be shown: ${(e as Error).message}`);
-    }
+  if (replay !== null && 'error' in replay) copies.replay = failed(replay.error);
+  else if (replay !== null) {
+    const text = visibleText(replay.html);
+    copies.replay =
+      replay.leftFor === null
+        ? compare(text, replay.thumbnail, replay.requests, (r) => [canonicalize(r.url) ?? r.url])
+        : { textMatch: null, screenshotMatch: null, missing: [], error: null, skipped: `the replay left for ${replay.leftFor} by script, where the renders stay on the page` };
+    evidence.replay = { image: replay.thumbnail, text };
   }
   await ctx.keep?.(url, localPath, evidence);
   return {
     ...result,
     copies,
     ...worstOfCopies(copies),
-    deadLinks: mirrorHtml === null ? [] : deadLinks(mirrorHtml, copyUrl, ctx.files),
+    deadLinks: mirror === null || 'error' in mirror ? [] : deadLinks(mirror.html, copyUrl, ctx.files),
   };
+}
+
+/** Waits for every promise; then gives their values, or throws the first rejection. */
+async function settled<T extends readonly unknown[]>(all: { [K in keyof T]: Promise<T[K]> | T[K] }): Promise<T> {
+  const outcomes = await Promise.allSettled(all);
+  const rejected = outcomes.find((o) => o.status === 'rejected');
+  if (rejected !== undefined) throw rejected.reason;
+  return outcomes.map((o) => (o as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+interface MirrorShown {
+  html: string;
+  thumbnail: Buffer;
+  requests: RecordedRequest[];
+  /** Whether the copy's file as stored holds a script the browser runs. */
+  runsScripts: boolean;
+}
+
+/** The offline copy of the page rendered, or why it could not be. */
+async function mirrorOf(ctx: PageAnalysisContext, localPath: string, copyUrl: string): Promise<MirrorShown | { error: string }> {
+  const copy = new RecordingBroker(ctx.mirror);
+  try {
+    const file = await ctx.mirror.read(localPath);
+    const copied = await ctx.pool.render({ url: copyUrl, response: file, broker: copy, signal: ctx.signal });
+    return { html: copied.html, thumbnail: copied.thumbnail, requests: copy.requests, runsScripts: runsScripts(file.body.toString('utf8')) };
+  } catch (e) {
+    rethrowAbort(e, ctx.signal);
+    return { error: `the offline copy could not be rendered: ${(e as Error).message}` };
+  }
+}
+
+/** The page as the WACZ replay shows it, or why it could not be. */
+async function replayOf(ctx: PageAnalysisContext, replay: ReplayCopy, url: string): Promise<ReplayedPage | { error: string }> {
+  try {
+    return await replay.render(ctx.pool, url, ctx.replayLimits.pageTimeoutMs, ctx.replayLimits.settleMs, ctx.signal);
+  } catch (e) {
+    rethrowAbort(e, ctx.signal);
+    return { error: `the replay could not be shown: ${(e as Error).message}` };
+  }
 }
 
 /** What only a page's scripts load (Playwright's resource types). */

@@ -73,9 +73,35 @@ export class QaStore {
     for (const [name, type] of Object.entries(ADDED_COLUMNS)) if (!have.has(name)) this.db.exec(`ALTER TABLE qa_pages ADD COLUMN ${name} ${type}`);
   }
 
-  analysed(capture: number): Set<string> {
-    if (!this.exists) return new Set();
-    return new Set((this.db.prepare('SELECT url FROM qa_pages WHERE capture = ?').all(capture) as { url: string }[]).map((r) => r.url));
+  /** Pages of a capture with a result. */
+  count(capture: number): number {
+    if (!this.exists) return 0;
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM qa_pages WHERE capture = ?').get(capture) as { n: number }).n;
+  }
+
+  has(capture: number, url: string): boolean {
+    return this.exists && this.db.prepare('SELECT 1 FROM qa_pages WHERE capture = ? AND url = ?').get(capture, url) !== undefined;
+  }
+
+  /**
+   * A capture's figures, counted by SQLite rather than read into memory: pages with a result, those
+   * that could not be compared, those lacking some resource, and the scores' histogram in tenths
+   * (a page's score is qaScore's, the lower of its two matches; 1.0 counts in the top tenth).
+   */
+  figures(capture: number): { analysed: number; errors: number; withMissing: number; histogram: number[] } {
+    const histogram = new Array<number>(10).fill(0);
+    if (!this.exists) return { analysed: 0, errors: 0, withMissing: 0, histogram };
+    const counts = this.db
+      .prepare(`SELECT COUNT(*) AS analysed, COUNT(error) AS errors, SUM(missing <> '[]') AS withMissing FROM qa_pages WHERE capture = ?`)
+      .get(capture) as { analysed: number; errors: number; withMissing: number | null };
+    const tenths = this.db
+      .prepare(
+        `SELECT MIN(9, CAST(MIN(text_match, screenshot_match) * 10 AS INTEGER)) AS tenth, COUNT(*) AS n FROM qa_pages
+         WHERE capture = ? AND text_match IS NOT NULL AND screenshot_match IS NOT NULL GROUP BY tenth`,
+      )
+      .all(capture) as { tenth: number; n: number }[];
+    for (const t of tenths) histogram[t.tenth] = t.n;
+    return { analysed: counts.analysed, errors: counts.errors, withMissing: counts.withMissing ?? 0, histogram };
   }
 
   clear(capture: number): void {

@@ -4,6 +4,7 @@ import { formatBytes, formatCount, formatDate, formatDuration } from '../../lib/
 import { useCaptures } from '../../stores/captures.js';
 import { runActionsFor, selectJob, useJobs } from '../../stores/jobs.js';
 import { ChangeReport } from './ChangeReport.js';
+import { TableHead } from '../Table/TableHead.js';
 
 /** An archive's captures, newest first: when, what changed, what each added; each opens its change report. */
 export function Captures({ jobId }: { jobId: string }) {
@@ -34,25 +35,19 @@ export function Captures({ jobId }: { jobId: string }) {
       </div>
       <table className="capture-table">
         <caption className="sr-only">Captures of this archive, with what changed in each</caption>
-        <thead>
-          <tr>
-            <th>Capture</th>
-            <th>Started</th>
-            <th>State</th>
-            <th className="num">New</th>
-            <th className="num">Changed</th>
-            <th className="num" title="Payload changed, visible text the same">
-              Markup only
-            </th>
-            <th className="num">Removed</th>
-            <th className="num" title="Payload bytes of what was new or changed">
-              Added
-            </th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            { label: 'Capture' },
+            { label: 'Started' },
+            { label: 'State' },
+            { label: 'New', num: true },
+            { label: 'Changed', num: true },
+            { label: 'Markup only', num: true, title: 'Payload changed, visible text the same' },
+            { label: 'Removed', num: true },
+            { label: 'Added', num: true, title: 'Payload bytes of what was new or changed' },
+            { label: 'Actions', hidden: true },
+          ]}
+        />
         <tbody>
           {[...list].reverse().map((c) => (
             <tr key={c.id} data-testid="capture-row" data-capture={c.id}>

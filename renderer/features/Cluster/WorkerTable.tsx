@@ -1,5 +1,6 @@
 import type { WorkerStatus } from '../../../shared/cluster.js';
 import { formatBytes, formatCount, formatRate } from '../../lib/format.js';
+import { TableHead } from '../Table/TableHead.js';
 
 /** What a worker is doing, in the words of `harvest cluster status`; live ones are "alive". */
 function stateOf(w: WorkerStatus): string {
@@ -19,21 +20,21 @@ export function WorkerTable({ workers }: { workers: WorkerStatus[] }) {
   return (
     <table className="report-table worker-table" data-testid="cluster-workers">
       <caption className="sr-only">Workers of this cluster harvest</caption>
-      <thead>
-        <tr>
-          <th>Worker</th>
-          <th>Host</th>
-          <th>State</th>
-          <th className="num" title="URLs committed per second over the last 30 s">URLs/s</th>
-          <th className="num" title="URLs in its last batch">Batch</th>
-          <th className="num" title="Its mean fetch time, which sets its batch size">Fetch ms</th>
-          <th title="Sites it holds a batch of now">Sites</th>
-          <th className="num">Fetched</th>
-          <th className="num">Failures</th>
-          <th className="num">Received</th>
-          <th className="num" title="URLs taken back from it when it stopped heartbeating">Returned</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          { label: 'Worker' },
+          { label: 'Host' },
+          { label: 'State' },
+          { label: 'URLs/s', num: true, title: 'URLs committed per second over the last 30 s' },
+          { label: 'Batch', num: true, title: 'URLs in its last batch' },
+          { label: 'Fetch ms', num: true, title: 'Its mean fetch time, which sets its batch size' },
+          { label: 'Sites', title: 'Sites it holds a batch of now' },
+          { label: 'Fetched', num: true },
+          { label: 'Failures', num: true },
+          { label: 'Received', num: true },
+          { label: 'Returned', num: true, title: 'URLs taken back from it when it stopped heartbeating' },
+        ]}
+      />
       <tbody>
         {workers.map((w) => (
           <tr key={w.id} data-testid="cluster-worker" data-worker={w.id}>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { formatBytes, formatDate } from '../../lib/format.js';
 import { useExports } from '../../stores/exports.js';
+import { TableHead } from '../Table/TableHead.js';
 
 const FORMAT_NAMES = { wacz: 'WACZ', warc: 'WARC', zip: 'ZIP', bagit: 'BagIt bag' } as const;
 
@@ -16,17 +17,15 @@ export function ExportList({ jobId }: { jobId: string }) {
   return (
     <table className="export-list" data-testid="export-list">
       <caption className="sr-only">Exports of this archive</caption>
-      <thead>
-        <tr>
-          <th>Format</th>
-          <th>Made</th>
-          <th className="num">Size</th>
-          <th>Verified</th>
-          <th>
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          { label: 'Format' },
+          { label: 'Made' },
+          { label: 'Size', num: true },
+          { label: 'Verified' },
+          { label: 'Actions', hidden: true },
+        ]}
+      />
       <tbody>
         {records.map((r) => (
           <tr key={r.exportId} data-testid="export-record" data-export-id={r.exportId}>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { FocusReport } from '../../../shared/extracted.js';
 import { commandValue } from '../../stores/command.js';
+import { TableHead } from '../Table/TableHead.js';
 
 interface Props {
   id: string;
@@ -54,14 +55,7 @@ export function FocusReportView({ id, version }: Props) {
       ) : (
         <table className="focus-fields" data-testid="focus-report-fields">
           <caption className="muted">Per field: how many pages held it, how many values were found, and the first few to check.</caption>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col" className="num">Pages</th>
-              <th scope="col" className="num">Values</th>
-              <th scope="col">Sample to check</th>
-            </tr>
-          </thead>
+          <TableHead columns={[{ label: 'Field' }, { label: 'Pages', num: true }, { label: 'Values', num: true }, { label: 'Sample to check' }]} />
           <tbody>
             {report.fields.map((f) => (
               <tr key={f.field} data-testid="focus-field">
@@ -103,13 +97,7 @@ export function FocusReportView({ id, version }: Props) {
           </p>
           <div className="focus-dups-scroll">
             <table className="focus-dups" aria-labelledby="focus-dups-title" data-testid="focus-dups">
-              <thead>
-                <tr>
-                  <th scope="col">Copy</th>
-                  <th scope="col" className="num">Similarity</th>
-                  <th scope="col">Flag</th>
-                </tr>
-              </thead>
+              <TableHead columns={[{ label: 'Copy' }, { label: 'Similarity', num: true }, { label: 'Flag' }]} />
               {report.nearDuplicates.map((g) => (
                 <tbody key={g.original} data-testid="focus-dup-group">
                   <tr>

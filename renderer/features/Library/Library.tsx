@@ -13,6 +13,7 @@ import { DeleteReportNotice } from './DeleteReportNotice.js';
 import { ImportDialog } from './ImportDialog.js';
 import { OpenArchive } from './OpenArchive.js';
 import { PageGrid } from './PageGrid.js';
+import { TableHead } from '../Table/TableHead.js';
 
 type Dialog = { kind: 'delete' | 'export' | 'metadata'; archive: ArchiveSummary } | null;
 
@@ -83,25 +84,17 @@ export function Library() {
         {grid && <PageGrid archive={grid} onClose={() => setGrid(null)} />}
         <table className="archive-table">
           <caption className="sr-only">Archives</caption>
-          <thead>
-            <tr>
-              <th>Name and seed</th>
-              <th>Date</th>
-              <th className="num" title="Archived HTML pages">
-                Pages
-              </th>
-              <th className="num" title="Everything archived: pages, images, stylesheets, scripts and other files">
-                Archived
-              </th>
-              <th className="num" title="Size of the archive folder on disk">
-                Size
-              </th>
-              <th>Status</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              { label: 'Name and seed' },
+              { label: 'Date' },
+              { label: 'Pages', num: true, title: 'Archived HTML pages' },
+              { label: 'Archived', num: true, title: 'Everything archived: pages, images, stylesheets, scripts and other files' },
+              { label: 'Size', num: true, title: 'Size of the archive folder on disk' },
+              { label: 'Status' },
+              { label: 'Actions', hidden: true },
+            ]}
+          />
           <tbody>
             {list.map((a) => (
               <Fragment key={a.jobId}>

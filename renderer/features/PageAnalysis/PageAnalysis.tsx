@@ -7,6 +7,7 @@ import { Histogram } from './Histogram.js';
 import { PageDetail } from './PageDetail.js';
 import { PatchReport } from './PatchReport.js';
 import { pct } from './score.js';
+import { TableHead } from '../Table/TableHead.js';
 
 /** Result rows fetched at a time. */
 const PAGE_SIZE = 50;
@@ -199,23 +200,7 @@ function Results({ results, selected, onSelect }: { results: QaResultsPage; sele
   return (
     <table className="report-table qa-results" data-testid="qa-results">
       <caption className="sr-only">Analysed pages, worst first</caption>
-      <thead>
-        <tr>
-          <th scope="col" className="num">
-            Score
-          </th>
-          <th scope="col" className="num">
-            Text
-          </th>
-          <th scope="col" className="num">
-            Screenshot
-          </th>
-          <th scope="col" className="num">
-            Missing
-          </th>
-          <th scope="col">Page</th>
-        </tr>
-      </thead>
+      <TableHead columns={[{ label: 'Score', num: true }, { label: 'Text', num: true }, { label: 'Screenshot', num: true }, { label: 'Missing', num: true }, { label: 'Page' }]} />
       <tbody>
         {results.rows.map((r) => (
           <tr key={r.url} className={selected === r.url ? 'selected' : undefined} data-testid="qa-row" data-url={r.url}>

@@ -4,6 +4,7 @@ import { plural } from '../../lib/format.js';
 import { commandValue } from '../../stores/command.js';
 import { sideBySide } from '../Viewer/TextDiff.js';
 import { pct } from './score.js';
+import { TableHead } from '../Table/TableHead.js';
 
 /** Texts longer than this are compared in the view by their beginning (the score used all of it). */
 const DIFF_CHARS = 30_000;
@@ -87,12 +88,7 @@ function DetailBody({ d }: { d: QaPageDetail }) {
       ) : (
         <table className="report-table" data-testid="qa-missing">
           <caption className="sr-only">Resources the reference loaded and the copy could not</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">URL</th>
-            </tr>
-          </thead>
+          <TableHead columns={[{ label: 'Type' }, { label: 'URL' }]} />
           <tbody>
             {figures.missing.map((m) => (
               <tr key={m.url} data-testid="qa-missing-row">

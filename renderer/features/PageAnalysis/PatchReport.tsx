@@ -1,6 +1,7 @@
 import type { QaPatchOutcome, QaPatchReport } from '../../../shared/qa.js';
 import { formatCount, plural } from '../../lib/format.js';
 import { pct } from './score.js';
+import { TableHead } from '../Table/TableHead.js';
 
 const OUTCOME: Record<QaPatchOutcome, string> = {
   fetched: 'fetched',
@@ -21,14 +22,7 @@ export function PatchReport({ report }: { report: QaPatchReport }) {
       </p>
       <table className="report-table">
         <caption className="sr-only">Missing resources and what the patch did with them</caption>
-        <thead>
-          <tr>
-            <th scope="col">Outcome</th>
-            <th scope="col">Type</th>
-            <th scope="col">Resource</th>
-            <th scope="col">Why</th>
-          </tr>
-        </thead>
+        <TableHead columns={[{ label: 'Outcome' }, { label: 'Type' }, { label: 'Resource' }, { label: 'Why' }]} />
         <tbody>
           {report.resources.map((r) => (
             <tr key={r.url} data-testid="qa-patch-resource" data-outcome={r.outcome}>
@@ -43,20 +37,7 @@ export function PatchReport({ report }: { report: QaPatchReport }) {
       {report.pages.length > 0 && (
         <table className="report-table">
           <caption className="sr-only">Pages analysed again, before and after the patch</caption>
-          <thead>
-            <tr>
-              <th scope="col">Page</th>
-              <th scope="col" className="num">
-                Text
-              </th>
-              <th scope="col" className="num">
-                Screenshot
-              </th>
-              <th scope="col" className="num">
-                Missing
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={[{ label: 'Page' }, { label: 'Text', num: true }, { label: 'Screenshot', num: true }, { label: 'Missing', num: true }]} />
           <tbody>
             {report.pages.map((p) => (
               <tr key={p.url} data-testid="qa-patch-page">

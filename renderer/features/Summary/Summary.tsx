@@ -5,6 +5,7 @@ import { commandValue } from '../../stores/command.js';
 import { selectJob, useJobs } from '../../stores/jobs.js';
 import { useNav } from '../../stores/nav.js';
 import { MEANING } from '../Progress/Progress.js';
+import { TableHead } from '../Table/TableHead.js';
 
 /** Statuses after which a run's summary is worth showing. */
 const ENDED = new Set(['finished', 'cancelled', 'failed']);
@@ -57,12 +58,7 @@ export function Summary({ id }: { id: string }) {
         </dl>
         <table className="summary-outcomes">
           <caption className="sr-only">URLs by outcome</caption>
-          <thead>
-            <tr>
-              <th scope="col">Outcome</th>
-              <th scope="col" className="num">URLs</th>
-            </tr>
-          </thead>
+          <TableHead columns={[{ label: 'Outcome' }, { label: 'URLs', num: true }]} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.state} title={r.title}>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { worstOfCopies, type QaPageResult } from '../../../shared/qa.js';
+import { qaScore, worstOfCopies, type QaPageResult } from '../../../shared/qa.js';
 import { QaStore } from '../../../electron/engine/qa/qaStore.js';
 
 /** The table as archives analysed before replays were compared have it. */
@@ -42,5 +42,28 @@ describe('QaStore', () => {
     assert.deepEqual(w, { textMatch: 0.8, screenshotMatch: 0.6, missing: [{ url: 'u1', type: 'image' }, { url: 'u2', type: 'font' }], error: null });
     const failed = worstOfCopies({ mirror: { textMatch: 1, screenshotMatch: 1, missing: [], error: null }, replay: { textMatch: null, screenshotMatch: null, missing: [], error: 'timed out' } });
     assert.deepEqual(failed, { textMatch: null, screenshotMatch: null, missing: [], error: 'replay: timed out' });
+  });
+
+  it('counts a capture\'s figures in SQLite as the scores read one by one would: tenths, errors, pages lacking something', () => {
+    const db = new Database(':memory:');
+    const store = new QaStore(db);
+    assert.deepEqual(store.figures(1), { analysed: 0, errors: 0, withMissing: 0, histogram: new Array(10).fill(0) }, 'an archive never analysed');
+    store.prepare();
+    const scores: [number | null, number | null][] = [[1, 1], [0.95, 1], [0.9, 0.99], [0.7, 0.3], [0.29999999999999993, 1], [0, 0.5], [null, null], [0.1, 0.1]];
+    scores.forEach(([text, shot], i) => {
+      const copies = { mirror: { textMatch: text, screenshotMatch: shot, missing: i % 3 === 0 ? [{ url: `u${i}`, type: 'image' }] : [], error: text === null ? 'timed out' : null } };
+      store.put({ url: `http://a.test/${i}`, capture: 1, analysedAt: '2026-01-01T00:00:00Z', reference: 'live', copies, ...worstOfCopies(copies), deadLinks: [] });
+    });
+    store.put({ url: 'http://a.test/other', capture: 2, analysedAt: '2026-01-01T00:00:00Z', reference: 'live', copies: {}, textMatch: 0, screenshotMatch: 0, missing: [], error: null, deadLinks: [] });
+    const results = store.results(1);
+    const histogram = new Array<number>(10).fill(0);
+    for (const r of results) {
+      const score = qaScore(r);
+      if (score !== null) histogram[Math.min(9, Math.floor(score * 10))]!++;
+    }
+    assert.deepEqual(store.figures(1), { analysed: 8, errors: 1, withMissing: 3, histogram });
+    assert.deepEqual(histogram, [1, 1, 1, 1, 0, 0, 0, 0, 0, 3]);
+    assert.equal(store.count(1), 8);
+    assert.ok(store.has(1, 'http://a.test/3') && !store.has(2, 'http://a.test/3'));
   });
 });

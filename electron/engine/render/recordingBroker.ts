@@ -1,4 +1,4 @@
-import type { BrokerAnswer, PageRequest, RequestBroker } from '../render/types.js';
+import type { BrokerAnswer, PageRequest, RequestBroker } from './types.js';
 
 export interface RecordedRequest {
   url: string;
