@@ -27,10 +27,19 @@ export function fulfilment(r: PageResponse): { status: number; headers: Record<s
  * it appears, and its requests are refused, never answered through the render's broker. A slot
  * whose page crashed or whose browser died is not reused.
  */
+/**
+ * Renders one slot does before its context is closed and a fresh one opened: Playwright keeps an
+ * object for every request, response and route of a page that stays open (up to 10,000 of each
+ * kind), so a slot kept for a whole analysis grew the process by some 450 MiB over its first 190
+ * pages; a fresh context every so often frees them, for the price of one context's start.
+ */
+export const SLOT_RENDERS = 20;
+
 export class PageSlot {
   private current: Current | null = null;
   private readonly handlers = new Set<Promise<void>>();
   private broken = false;
+  private renders = 0;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -64,7 +73,7 @@ export class PageSlot {
   }
 
   get usable(): boolean {
-    return !this.broken && !this.page.isClosed();
+    return !this.broken && !this.page.isClosed() && this.renders < SLOT_RENDERS;
   }
 
   async close(): Promise<void> {
@@ -128,6 +137,7 @@ export class PageSlot {
    */
   async render(t: RenderTarget, policy: RenderPolicy): Promise<RenderedPage> {
     if (t.signal.aborted) throw new RenderAbortedError();
+    this.renders++;
     const session = new AbortController();
     // Every request in flight listens to it, and a page may have many.
     setMaxListeners(0, session.signal);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { BrowserPool } from '../../../electron/engine/render/browserPool.js';
+import { SLOT_RENDERS } from '../../../electron/engine/render/pageSession.js';
 import { RenderAbortedError, RenderFailedError, type BrokerAnswer, type RenderTarget } from '../../../electron/engine/render/types.js';
 import { decodePngSize } from '../../helpers/pngCheck.js';
 
@@ -68,5 +69,23 @@ describe('BrowserPool', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is n
     const abort = new AbortController();
     const rendering = pool.render(target(`<img src="/slow.png">`, () => new Promise<BrokerAnswer>(() => setTimeout(() => abort.abort(), 50)), abort.signal));
     await assert.rejects(rendering, RenderAbortedError);
+  });
+
+  it('gives a page place a fresh context after SLOT_RENDERS renders, so what Playwright keeps of its requests is freed', async () => {
+    const browser = await pool.current();
+    assert.ok(browser, 'the browser runs');
+    const newContext = browser.newContext.bind(browser);
+    let made = 0;
+    browser.newContext = (...args: Parameters<typeof newContext>) => {
+      made++;
+      return newContext(...args);
+    };
+    try {
+      // One after another, so each takes the page place the last one left.
+      for (let i = 0; i <= SLOT_RENDERS; i++) await pool.render(target(`<p>page ${i}</p>`, refuseAll));
+    } finally {
+      browser.newContext = newContext;
+    }
+    assert.ok(made >= 1 && made <= 2, `${made} contexts opened over ${SLOT_RENDERS + 1} renders`);
   });
 });
