@@ -14,6 +14,7 @@
 // or message passing: what is left between this and Harvest is the crawl's own machinery.
 //
 //   node bench/floor.mjs --origin http://127.0.0.1:8765 --manifest SITE/manifest.json --out DIR --accept-encoding 'gzip, deflate, br' [--archive]
+//   node bench/floor.mjs --origin URL --paths-file FILE ...   (one path per line: a real site's URLs, as a crawl of it requested them)
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -23,13 +24,13 @@ import { Pool } from 'undici';
 import { manifestPaths } from './lib/site.mjs';
 
 const { values: opt } = parseArgs({
-  options: { origin: { type: 'string' }, manifest: { type: 'string' }, out: { type: 'string' }, 'accept-encoding': { type: 'string' }, connections: { type: 'string', default: '8' }, archive: { type: 'boolean', default: false } },
+  options: { origin: { type: 'string' }, manifest: { type: 'string' }, 'paths-file': { type: 'string' }, out: { type: 'string' }, 'accept-encoding': { type: 'string' }, connections: { type: 'string', default: '8' }, archive: { type: 'boolean', default: false } },
 });
-if (!opt.origin || !opt.manifest || !opt.out || !opt['accept-encoding']) {
-  console.error('usage: floor.mjs --origin URL --manifest FILE --out DIR --accept-encoding VALUE [--connections N] [--archive]');
+if (!opt.origin || !(opt.manifest || opt['paths-file']) || !opt.out || !opt['accept-encoding']) {
+  console.error('usage: floor.mjs --origin URL (--manifest FILE | --paths-file FILE) --out DIR --accept-encoding VALUE [--connections N] [--archive]');
   process.exit(2);
 }
-const paths = manifestPaths(opt.manifest, opt.origin);
+const paths = opt.manifest ? manifestPaths(opt.manifest, opt.origin) : fs.readFileSync(opt['paths-file'], 'utf8').split('\n').filter(Boolean);
 fs.mkdirSync(opt.out, { recursive: true });
 
 const DECODERS = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync, deflate: zlib.inflateSync };

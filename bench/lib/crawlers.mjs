@@ -5,6 +5,9 @@ import path from 'node:path';
 import { duBytes, linkcheck, runMeasured } from './measure.mjs';
 import { serverCounters } from './site.mjs';
 
+/** What each crawler asks the server for (wget asks for none): the warm-up and the floors ask the same. */
+export const ACCEPT_ENCODINGS = { harvest: 'gzip, deflate, br', httrack: 'gzip, identity;q=0.9' };
+
 /** Trap URLs wget must be told to reject to finish at all (as the peers' reference commands in bench/harness/README.md do). */
 const TRAP_REGEX = '/(events/calendar|a/b/|search\\?|deep/)';
 

@@ -68,6 +68,12 @@ ${servers}
     return fs.readFileSync(this.sites.get(name).accessLog, 'utf8').split('\n').filter(Boolean).length;
   }
 
+  /** The paths of the GET requests in a site's access log, first occurrence each, in order. */
+  requestedPaths(name) {
+    const lines = fs.readFileSync(this.sites.get(name).accessLog, 'utf8').split('\n');
+    return [...new Set(lines.map((l) => /"GET (\S+) HTTP\/[\d.]+"/.exec(l)?.[1]).filter(Boolean))];
+  }
+
   async stop() {
     if (!this.child || this.child.exitCode !== null) return;
     const exited = new Promise((r) => this.child.once('exit', r));

@@ -2,12 +2,14 @@
 // archivist would pick for the same job: GNU wget writing a compressed WARC and a browsable,
 // rewritten copy (`--mirror --convert-links --page-requisites --warc-file`), and HTTrack when asked.
 // Runs alternate (Harvest, wget+WARC, [HTTrack], Harvest, ...) so a loaded machine weighs on each
-// alike; medians are reported, CPU being user + sys from GNU time. Then one profiled Harvest crawl
-// per site splits its CPU per request by stage (stageProfile.mjs).
+// alike; medians are reported, CPU being user + sys from GNU time. Each round also runs the archiving
+// floor (bench/floor.mjs --archive): the URLs Harvest's first run requested, fetched and archived by
+// Harvest's own modules on one thread with no crawl machinery, the least Harvest's archive work costs.
+// Then one profiled Harvest crawl per site splits its CPU per request by stage (stageProfile.mjs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { harvestBin, launchCommand } from './crawlers.mjs';
+import { ACCEPT_ENCODINGS, harvestBin, launchCommand } from './crawlers.mjs';
 import { duBytes, median, round, runMeasured } from './measure.mjs';
 import { ensureDebianPackages, Nginx } from './nginx.mjs';
 import { stageTable } from './stageProfile.mjs';
@@ -24,7 +26,7 @@ const CPU_AIM = 1.5;
 const harvestArgs = (origin, archive) => ['crawl', `${origin}/`, '--out', archive, '--no-offsite-requisites', '--connections', '8', '--delay-ms', '0', '--quiet'];
 
 /** The crawlers of one run, by name: the command and the folder it writes. */
-function crawlers(ctx, origin, dir) {
+function crawlers(ctx, origin, dir, pathsFile) {
   const out = {
     harvest: (d) => ({ cmd: [harvestBin(ctx.root), ...harvestArgs(origin, d)], disk: d }),
     'wget-warc': (d) => ({
@@ -34,6 +36,10 @@ function crawlers(ctx, origin, dir) {
   };
   // An earlier build of Harvest, run in the same alternation: before -> after on one loaded machine.
   if (ctx.baseline) out['harvest-baseline'] = (d) => ({ cmd: [...launchCommand(ctx.baseline), ...harvestArgs(origin, d)], disk: d });
+  out['archiving-floor'] = (d) => ({
+    cmd: [process.execPath, path.join(ctx.root, 'bench', 'floor.mjs'), '--origin', origin, '--paths-file', pathsFile, '--out', d, '--accept-encoding', ACCEPT_ENCODINGS.harvest, '--archive'],
+    disk: d,
+  });
   if (ctx.peers.includes('httrack')) out.httrack = (d) => ({ cmd: ['httrack', `${origin}/`, '-O', d, '-q', '-c8', '-%c0', '-A0', '-%!'], disk: d });
   return Object.fromEntries(Object.entries(out).map(([name, make]) => [name, make(path.join(dir, name))]));
 }
@@ -92,13 +98,15 @@ export async function realSitesBench(ctx) {
       spawnSync('wget', ['-q', '-r', '-l', 'inf', '-np', '-P', path.join(siteDir, 'warm'), `${origin}/`]);
       fs.rmSync(path.join(siteDir, 'warm'), { recursive: true, force: true });
       const runs = {};
+      const pathsFile = path.join(siteDir, 'harvest-paths.txt');
       for (let round_ = 1; round_ <= ctx.realRounds; round_++) {
-        for (const [crawler, c] of Object.entries(crawlers(ctx, origin, path.join(siteDir, `round${round_}`)))) {
+        for (const [crawler, c] of Object.entries(crawlers(ctx, origin, path.join(siteDir, `round${round_}`), pathsFile))) {
           ctx.log(`scenario 11: ${name}, round ${round_}: ${crawler}`);
           fs.mkdirSync(c.disk, { recursive: true });
           nginx.reset(name);
           const run = await runMeasured(c.cmd, { dir: path.join(siteDir, `round${round_}`, `${crawler}-run`), capSeconds: crawler === 'harvest' ? ctx.harvestCap : ctx.cap });
           run.requests = nginx.requests(name);
+          if (crawler === 'harvest' && round_ === 1) fs.writeFileSync(pathsFile, nginx.requestedPaths(name).join('\n'));
           run.diskMiB = fs.existsSync(c.disk) ? round(duBytes(c.disk) / 1048576, 1) : null;
           (runs[crawler] ??= []).push(run);
           if (!ctx.keepMirrors) fs.rmSync(c.disk, { recursive: true, force: true });
@@ -119,6 +127,7 @@ export async function realSitesBench(ctx) {
         runs,
         cpuRatio: round(h.cpuMsPerRequest / w.cpuMsPerRequest, 2),
         wallRatio: round(h.wallSeconds / w.wallSeconds, 2),
+        floorCpuRatio: round(medians['archiving-floor'].cpuMsPerRequest / w.cpuMsPerRequest, 2),
         stages,
       };
     }

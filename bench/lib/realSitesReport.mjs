@@ -13,11 +13,13 @@ export function realSitesMarkdown(s11) {
   }
   out.push('');
   for (const s of Object.values(s11.sites)) {
-    const others = Object.entries(s.medians).filter(([c]) => !c.startsWith('harvest') && c !== 'wget-warc');
+    const others = Object.entries(s.medians).filter(([c]) => !c.startsWith('harvest') && c !== 'wget-warc' && c !== 'archiving-floor');
     const extra = others.map(([c, m]) => `; against ${c}: CPU per request ${f(s.medians.harvest.cpuMsPerRequest / m.cpuMsPerRequest, 2)}×, wall ${f(s.medians.harvest.wallSeconds / m.wallSeconds, 2)}×`).join('');
     const base = s.medians['harvest-baseline'];
     const before = base ? `; against the baseline build (${s11.baseline}): CPU per request ${f(base.cpuMsPerRequest, 2)} -> ${f(s.medians.harvest.cpuMsPerRequest, 2)} ms, peak RSS ${f(base.maxRssMiB, 1)} -> ${f(s.medians.harvest.maxRssMiB, 1)} MiB` : '';
-    out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}${before}.`);
+    const fl = s.medians['archiving-floor'];
+    const floor = fl ? `; the archiving floor (bench/floor.mjs --archive: the URLs Harvest requested, archived by Harvest's own modules on one thread, no crawl machinery) ${f(fl.cpuMsPerRequest, 2)} ms a request, ${f(s.floorCpuRatio, 2)}× wget+WARC's, wall ${f(fl.wallSeconds, 1)} s` : '';
+    out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}${before}${floor}.`);
   }
   out.push('');
   const profiled = Object.values(s11.sites).filter((s) => s.stages && !s.stages.error);
@@ -48,6 +50,6 @@ export function realSitesTargets(s11, add) {
 
 export function realSitesKeyFigures(s11) {
   const k = {};
-  for (const [name, s] of Object.entries(s11.sites)) Object.assign(k, { [`s11 ${name} harvest CPU ms/request`]: s.medians.harvest.cpuMsPerRequest, [`s11 ${name} CPU ratio to wget+WARC`]: s.cpuRatio, [`s11 ${name} wall ratio to wget+WARC`]: s.wallRatio });
+  for (const [name, s] of Object.entries(s11.sites)) Object.assign(k, { [`s11 ${name} harvest CPU ms/request`]: s.medians.harvest.cpuMsPerRequest, [`s11 ${name} CPU ratio to wget+WARC`]: s.cpuRatio, [`s11 ${name} wall ratio to wget+WARC`]: s.wallRatio, [`s11 ${name} archiving floor CPU ratio to wget+WARC`]: s.floorCpuRatio });
   return k;
 }

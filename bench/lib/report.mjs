@@ -199,6 +199,7 @@ export function markdown(results) {
   if (s8) {
     out.push(`## Scenario 8: ${s8.sites} sites of ${s8.pagesPerSite} pages at once, ${s8.latencyMs} ms per response, ${s8.connections} connections per host (ceiling ${f(s8.ceilingReqPerSec)} req/s)`, '', ...crawlTable([s8.harvest]), '');
     out.push(`Fetch phase ${f(s8.harvest.fetchPhaseSeconds, 1)} s: ${f(s8.harvest.fetchPhaseRequestsPerSec, 1)} req/s = ${f(s8.share * 100, 1)}% of the ceiling. Requests per site: ${s8.requestsPerSite.map((n) => f(n)).join(', ')}.`, '');
+    if (s8.bareClient) out.push(`A bare client on the same servers (every manifest URL fetched and read, ${s8.connections} connections per host, nothing else): ${f(s8.bareClient.requests)} requests in ${f(s8.bareClient.seconds, 1)} s, ${f(s8.bareClient.reqPerSec, 1)} req/s = ${f(s8.bareClient.share * 100, 1)}% of the ceiling.`, '');
   }
   const s10 = results.scenarios['10'];
   if (s10) out.push(`## Scenario 10: scenario 1's crawl on one core, then on ${s10.cores}`, '', ...crawlTable([s10.oneCore, s10.allCores]), '', `Speed-up from the other cores: ${f(s10.fetchSpeedup, 2)}× until the site was fetched, ${f(s10.wallSpeedup, 2)}× in wall time.`, '');

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { harvestCommand, measureHarvest, measureRun, PEERS } from './crawlers.mjs';
+import { ACCEPT_ENCODINGS, harvestCommand, measureHarvest, measureRun, PEERS } from './crawlers.mjs';
 import { eventTail, fetchPhase, progressGaps, readEvents } from './events.mjs';
 import { memoryOf, round, sleep } from './measure.mjs';
 import { onePageCrawl } from './onePage.mjs';
@@ -13,7 +13,6 @@ const CEILING_CONNECTIONS = 8;
 const CEILING_LATENCY_MS = 50;
 
 /** What each crawler sends as Accept-Encoding; serve.mjs prefers br, then gzip (wget sends identity). */
-const ACCEPT_ENCODINGS = { harvest: 'gzip, deflate, br', httrack: 'gzip, identity;q=0.9' };
 
 async function withServer(ctx, pages, opts, fn) {
   const site = ensureSite(ctx.benchDir, ctx.sitesDir, pages, ctx.port, ctx.log);
