@@ -5,7 +5,7 @@ import path from 'node:path';
 import { duBytes, linkcheck, runMeasured } from './measure.mjs';
 import { serverCounters } from './site.mjs';
 
-/** What each crawler asks the server for (wget asks for none): the warm-up and the floors ask the same. */
+/** What each crawler sends as Accept-Encoding (serve.mjs prefers br, then gzip; wget sends none): the warm-up, the floors and scenario 8's bare client send Harvest's. */
 export const ACCEPT_ENCODINGS = { harvest: 'gzip, deflate, br', httrack: 'gzip, identity;q=0.9' };
 
 /** Trap URLs wget must be told to reject to finish at all (as the peers' reference commands in bench/harness/README.md do). */

@@ -18,10 +18,14 @@ export function realSitesMarkdown(s11) {
     const base = s.medians['harvest-baseline'];
     const before = base ? `; against the baseline build (${s11.baseline}): CPU per request ${f(base.cpuMsPerRequest, 2)} -> ${f(s.medians.harvest.cpuMsPerRequest, 2)} ms, peak RSS ${f(base.maxRssMiB, 1)} -> ${f(s.medians.harvest.maxRssMiB, 1)} MiB` : '';
     const fl = s.medians['archiving-floor'];
-    const floor = fl ? `; the archiving floor (bench/floor.mjs --archive: the URLs Harvest requested, archived by Harvest's own modules on one thread, no crawl machinery) ${f(fl.cpuMsPerRequest, 2)} ms a request, ${f(s.floorCpuRatio, 2)}× wget+WARC's, wall ${f(fl.wallSeconds, 1)} s` : '';
+    const floor = fl ? `; the archiving floor ${f(fl.cpuMsPerRequest, 2)} ms a request, ${f(s.floorCpuRatio, 2)}× wget+WARC's, wall ${f(fl.wallSeconds, 1)} s` : '';
     out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}${before}${floor}.`);
   }
-  out.push('');
+  out.push(
+    '',
+    "The archiving floor (`bench/floor.mjs --archive`): the URLs Harvest's first run requested, fetched and archived by Harvest's own modules on one thread, with no discovery, scope, robots, frontier or threads: the least Harvest's archive work costs.",
+    '',
+  );
   const profiled = Object.values(s11.sites).filter((s) => s.stages && !s.stages.error);
   if (profiled.length > 0) {
     out.push(

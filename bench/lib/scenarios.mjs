@@ -12,8 +12,6 @@ import { BenchServer, ensureSite } from './site.mjs';
 const CEILING_CONNECTIONS = 8;
 const CEILING_LATENCY_MS = 50;
 
-/** What each crawler sends as Accept-Encoding; serve.mjs prefers br, then gzip (wget sends identity). */
-
 async function withServer(ctx, pages, opts, fn) {
   const site = ensureSite(ctx.benchDir, ctx.sitesDir, pages, ctx.port, ctx.log);
   const server = await new BenchServer(ctx.benchDir, site, ctx.port, { ...opts, logFile: path.join(ctx.out, 'serve.log') }).ready();
