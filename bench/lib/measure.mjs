@@ -118,6 +118,28 @@ export function duBytes(dir) {
   return r.status === 0 ? Number(r.stdout.split('\t')[0]) : null;
 }
 
+/** Files and folders under `dir` (a crawler's output: each one an inode the kernel made). */
+export function entriesIn(dir) {
+  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).length : null;
+}
+
+/**
+ * CPU (user + system, ms) this process spends creating one empty file under `dir`, over `n` of them
+ * in a folder of their own: what the file system charges a crawler for each file of its copy,
+ * whichever crawler it is (the stage table's `open`).
+ */
+export function fileCreationMs(dir, n = 2000) {
+  const d = fs.mkdtempSync(path.join(dir, 'creates-'));
+  try {
+    const before = process.cpuUsage();
+    for (let i = 0; i < n; i++) fs.closeSync(fs.openSync(path.join(d, `f${i}`), 'wx'));
+    const used = process.cpuUsage(before);
+    return round((used.user + used.system) / 1000 / n, 3);
+  } finally {
+    fs.rmSync(d, { recursive: true, force: true });
+  }
+}
+
 /** linkcheck.mjs on a saved copy: coverage and links escaping or broken. */
 export function linkcheck(benchDir, mirror, manifest, jsonOut) {
   const r = spawnSync(process.execPath, [path.join(benchDir, 'linkcheck.mjs'), '--mirror', mirror, '--manifest', manifest, '--json', jsonOut, '--quiet'], {

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ACCEPT_ENCODINGS, harvestBin, launchCommand } from './crawlers.mjs';
-import { duBytes, median, round, runMeasured } from './measure.mjs';
+import { duBytes, entriesIn, fileCreationMs, median, round, runMeasured } from './measure.mjs';
 import { ensureDebianPackages, Nginx } from './nginx.mjs';
 import { stageTable } from './stageProfile.mjs';
 
@@ -54,6 +54,7 @@ function summary(runs, requestsOf) {
     cpuMsPerRequest: round(median(cpuMs), 3),
     maxRssMiB: median(runs.map((r) => r.maxRssMiB)),
     diskMiB: median(runs.map((r) => r.diskMiB)),
+    entries: median(runs.map((r) => r.entries)),
     exits: [...new Set(runs.map((r) => r.exit))],
   };
 }
@@ -85,6 +86,8 @@ export async function realSitesBench(ctx) {
     { extra: ['wget', ...(ctx.peers.includes('httrack') ? ['httrack'] : [])] },
   );
   const dir = path.join(ctx.out, 'scenario11');
+  fs.mkdirSync(dir, { recursive: true });
+  const createMs = fileCreationMs(dir);
   const nginx = await new Nginx(
     path.join(dir, 'nginx'),
     names.map((name, i) => ({ name, root: fs.realpathSync(REAL_SITES[name].dir), port: ctx.port + 210 + i })),
@@ -108,6 +111,7 @@ export async function realSitesBench(ctx) {
           run.requests = nginx.requests(name);
           if (crawler === 'harvest' && round_ === 1) fs.writeFileSync(pathsFile, nginx.requestedPaths(name).join('\n'));
           run.diskMiB = fs.existsSync(c.disk) ? round(duBytes(c.disk) / 1048576, 1) : null;
+          run.entries = entriesIn(c.disk);
           (runs[crawler] ??= []).push(run);
           if (!ctx.keepMirrors) fs.rmSync(c.disk, { recursive: true, force: true });
         }
@@ -134,5 +138,5 @@ export async function realSitesBench(ctx) {
   } finally {
     await nginx.stop();
   }
-  return { rounds: ctx.realRounds, baseline: ctx.baseline, cpuAim: CPU_AIM, cpuTargetSites: CPU_TARGET_SITES.filter((s) => names.includes(s)), sites };
+  return { rounds: ctx.realRounds, baseline: ctx.baseline, fileCreationMs: createMs, cpuAim: CPU_AIM, cpuTargetSites: CPU_TARGET_SITES.filter((s) => names.includes(s)), sites };
 }

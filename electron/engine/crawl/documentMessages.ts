@@ -13,6 +13,8 @@ export interface DocumentWorkerData {
   template?: Template | null;
   /** The search index the workers file the texts they keep in (a crawl's); absent, they keep none. */
   textIndexFile?: string;
+  /** Shared by the pool's slots, so they make files one at a time (see createGate.ts). */
+  createGate?: Int32Array;
 }
 
 export type ToDocumentWorker =

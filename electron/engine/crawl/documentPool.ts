@@ -5,6 +5,7 @@ import type { PackedText } from '../store/packedText.js';
 import type { TextPlace } from '../store/textIndex.js';
 import type { DocumentReply, DocumentWorkerData, FromDocumentWorker, ToDocumentWorker } from './documentMessages.js';
 import type { PreparedDocument, PrepareRequest, SaveFailure, SaveRequest } from './documentWork.js';
+import { newCreateGate } from '../store/createGate.js';
 import { linksFromColumns } from './linkColumns.js';
 import { WholeFiles } from './wholeFiles.js';
 
@@ -85,15 +86,18 @@ export class DocumentPool {
   private nextTicket = 1;
   /** Time the pool's own thread has spent on requests. */
   private ownMs = 0;
+  /** What each slot is started with: the caller's, and the gate its files are made through. */
+  private readonly data: DocumentWorkerData;
 
   constructor(
-    private readonly data: DocumentWorkerData,
+    given: DocumentWorkerData,
     private readonly size = defaultDocumentWorkers(),
     /** The own thread's budget (tests that check which slot worked widen it: a loaded machine takes longer than 50 ms). */
     private readonly ownThreadMs = OWN_THREAD_MS,
   ) {
     // A focused crawl's document work loads cheerio (0.2 s, some 17 MB a thread): its first worker
     // starts at once, and the crawl's own thread takes none of it.
+    const data = (this.data = { ...given, createGate: newCreateGate() });
     this.slots = [data.template ? this.startWorker(data) : this.ownThread(data)];
     this.whole = new WholeFiles(data.mirrorRoot, data.tmpDir);
   }

@@ -10,7 +10,7 @@ import { TextWriter } from './textWriter.js';
 export async function openDocumentWork(data: DocumentWorkerData): Promise<DocumentWork> {
   // Field extraction loads cheerio (0.2 s, some 17 MB per thread): only a focused crawl's slots do.
   const analyzer = data.template ? new (await import('../focus/pageAnalysis.js')).PageAnalyzer(data.template) : null;
-  return new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir), analyzer, data.textIndexFile ? new TextWriter(data.textIndexFile) : null);
+  return new DocumentWork(new Mirror(data.mirrorRoot, data.tmpDir, data.createGate ?? null), analyzer, data.textIndexFile ? new TextWriter(data.textIndexFile) : null);
 }
 
 const failed = (ticket: number, e: unknown): DocumentReply => ({ ticket, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });

@@ -3,6 +3,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { resolveInside } from '../url/localPath.js';
+import { oneAtATime, type CreateGate } from './createGate.js';
 import { checkIdentity, identityOf, type FolderIdentity } from './folderIdentity.js';
 
 /** Numbers this thread's temporary files: two Mirrors of one folder on one thread must not share a name. */
@@ -18,6 +19,8 @@ export class Mirror {
   constructor(
     readonly root: string,
     readonly tmpDir: string,
+    /** Shared with the other threads writing this copy (see createGate.ts); writeSync takes turns through it. */
+    private readonly gate: CreateGate | null = null,
   ) {
     this.rootIdentity = identityOf(root);
   }
@@ -88,7 +91,7 @@ export class Mirror {
     if (!this.knownDirs.has(dir)) {
       for (const d of this.foldersBelowRoot(dir)) {
         try {
-          mkdirSync(d);
+          oneAtATime(this.gate, () => mkdirSync(d));
         } catch (e) {
           this.madeOrThere(e as NodeJS.ErrnoException);
         }
@@ -97,7 +100,7 @@ export class Mirror {
     }
     let fd: number;
     try {
-      fd = openSync(abs, 'wx');
+      fd = oneAtATime(this.gate, () => openSync(abs, 'wx'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       this.replaceSync(abs, data);
