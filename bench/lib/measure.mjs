@@ -126,18 +126,15 @@ export function entriesIn(dir) {
 /**
  * CPU (user + system, ms) this process spends creating one empty file under `dir`, over `n` of them
  * in a folder of their own: what the file system charges a crawler for each file of its copy,
- * whichever crawler it is (the stage table's `open`).
+ * whichever crawler it is. The files stay: the caller deletes them with the crawlers' copies, when
+ * no crawler runs (see realSites.mjs).
  */
 export function fileCreationMs(dir, n = 2000) {
   const d = fs.mkdtempSync(path.join(dir, 'creates-'));
-  try {
-    const before = process.cpuUsage();
-    for (let i = 0; i < n; i++) fs.closeSync(fs.openSync(path.join(d, `f${i}`), 'wx'));
-    const used = process.cpuUsage(before);
-    return round((used.user + used.system) / 1000 / n, 3);
-  } finally {
-    fs.rmSync(d, { recursive: true, force: true });
-  }
+  const before = process.cpuUsage();
+  for (let i = 0; i < n; i++) fs.closeSync(fs.openSync(path.join(d, `f${i}`), 'wx'));
+  const used = process.cpuUsage(before);
+  return { ms: round((used.user + used.system) / 1000 / n, 3), dir: d };
 }
 
 /** linkcheck.mjs on a saved copy: coverage and links escaping or broken. */

@@ -60,7 +60,7 @@ function summary(runs, requestsOf) {
 }
 
 /** One profiled Harvest crawl of a site, from dist/ (module paths kept), its profiles split by stage. */
-async function profiledCrawl(ctx, nginx, name, dir, measured) {
+async function profiledCrawl(ctx, nginx, name, dir, measured, leftovers) {
   const profDir = path.join(dir, 'profiles');
   fs.rmSync(profDir, { recursive: true, force: true });
   const archive = path.join(dir, 'archive');
@@ -70,11 +70,11 @@ async function profiledCrawl(ctx, nginx, name, dir, measured) {
     capSeconds: ctx.harvestCap,
   });
   const requests = nginx.requests(name);
-  fs.rmSync(archive, { recursive: true, force: true });
+  leftovers.push(archive);
   if (run.exit !== 0) return { error: `the profiled crawl exited ${run.exit} (see ${dir}/output.txt)` };
   // Shares from the profile, CPU per request from the unprofiled runs (the profiler costs CPU of its own).
   const table = stageTable(profDir, { cpuSeconds: measured.cpuSeconds, requests: measured.requests });
-  if (!ctx.keepMirrors) fs.rmSync(profDir, { recursive: true, force: true });
+  if (!ctx.keepMirrors) leftovers.push(profDir);
   return { ...table, profiledRun: { wallSeconds: run.wallSeconds, cpuSeconds: run.cpuSeconds, requests } };
 }
 
@@ -87,7 +87,14 @@ export async function realSitesBench(ctx) {
   );
   const dir = path.join(ctx.out, 'scenario11');
   fs.mkdirSync(dir, { recursive: true });
-  const createMs = fileCreationMs(dir);
+  // Every copy (the warm-up's, each run's, the file-creation probe's) is deleted once the scenario
+  // ends, not before the next run: ext4 without a journal skips, at each new file, every inode freed
+  // in the last minutes of its group (its recently_deleted check), so a deletion right before a run
+  // made that run's files cost more, charged to whichever crawler came next (PostgreSQL manual,
+  // system time 0.9-1.5 s after another crawler's copy was deleted against 0.4-0.5 s with none).
+  const leftovers = [];
+  const { ms: createMs, dir: createdDir } = fileCreationMs(dir);
+  leftovers.push(createdDir);
   const nginx = await new Nginx(
     path.join(dir, 'nginx'),
     names.map((name, i) => ({ name, root: fs.realpathSync(REAL_SITES[name].dir), port: ctx.port + 210 + i })),
@@ -99,7 +106,7 @@ export async function realSitesBench(ctx) {
       const siteDir = path.join(dir, name);
       // nginx and the page cache warmed before any crawler is timed.
       spawnSync('wget', ['-q', '-r', '-l', 'inf', '-np', '-P', path.join(siteDir, 'warm'), `${origin}/`]);
-      fs.rmSync(path.join(siteDir, 'warm'), { recursive: true, force: true });
+      leftovers.push(path.join(siteDir, 'warm'));
       const runs = {};
       const pathsFile = path.join(siteDir, 'harvest-paths.txt');
       for (let round_ = 1; round_ <= ctx.realRounds; round_++) {
@@ -113,7 +120,7 @@ export async function realSitesBench(ctx) {
           run.diskMiB = fs.existsSync(c.disk) ? round(duBytes(c.disk) / 1048576, 1) : null;
           run.entries = entriesIn(c.disk);
           (runs[crawler] ??= []).push(run);
-          if (!ctx.keepMirrors) fs.rmSync(c.disk, { recursive: true, force: true });
+          if (!ctx.keepMirrors) leftovers.push(c.disk);
         }
       }
       const medians = Object.fromEntries(Object.entries(runs).map(([crawler, rs]) => [crawler, summary(rs, (r) => r.requests)]));
@@ -122,7 +129,7 @@ export async function realSitesBench(ctx) {
       let stages = null;
       if (ctx.stageTable) {
         ctx.log(`scenario 11: ${name}: profiled Harvest crawl for the stage table`);
-        stages = await profiledCrawl(ctx, nginx, name, path.join(siteDir, 'profiled'), h);
+        stages = await profiledCrawl(ctx, nginx, name, path.join(siteDir, 'profiled'), h, leftovers);
       }
       sites[name] = {
         title: REAL_SITES[name].title,
@@ -137,6 +144,7 @@ export async function realSitesBench(ctx) {
     }
   } finally {
     await nginx.stop();
+    for (const d of leftovers) fs.rmSync(d, { recursive: true, force: true });
   }
   return { rounds: ctx.realRounds, baseline: ctx.baseline, fileCreationMs: createMs, cpuAim: CPU_AIM, cpuTargetSites: CPU_TARGET_SITES.filter((s) => names.includes(s)), sites };
 }
