@@ -137,6 +137,34 @@ export function fileCreationMs(dir, n = 2000) {
   return { ms: round((used.user + used.system) / 1000 / n, 3), dir: d };
 }
 
+/** A new file costs at most this (ms of CPU) on a file system with nothing freed lately (0.03-0.06 here). */
+const SETTLED_CREATE_MS = 0.1;
+/**
+ * How long ext4 without a journal keeps a freed inode from reuse: 60 s, 300 more while its inode
+ * table block is dirty (fs/ext4/ialloc.c, RECENTCY_MIN and RECENTCY_DIRTY). Until then each new file
+ * in that group skips it, one cached block lookup each: a crawl right after another's copy was
+ * deleted paid 2-3 times the system time.
+ */
+const RECENT_DELETE_S = 360;
+
+/**
+ * fileCreationMs once files cost what they do with nothing deleted lately, or after RECENT_DELETE_S:
+ * files deleted before the bench (an earlier run's copies, other jobs') would otherwise be charged
+ * to the crawlers run first. Returns the cost, the seconds waited, and the probes' folders.
+ */
+export async function settledFileCreation(dir, log) {
+  const started = Date.now();
+  const dirs = [];
+  for (;;) {
+    const { ms, dir: d } = fileCreationMs(dir);
+    dirs.push(d);
+    const waited = Math.round((Date.now() - started) / 1000);
+    if (ms <= SETTLED_CREATE_MS || waited >= RECENT_DELETE_S) return { ms, waitedSeconds: waited, dirs };
+    if (dirs.length === 1) log(`a new file costs ${ms} ms of CPU here (files were deleted lately): waiting for the file system to settle`);
+    await sleep(10_000);
+  }
+}
+
 /** linkcheck.mjs on a saved copy: coverage and links escaping or broken. */
 export function linkcheck(benchDir, mirror, manifest, jsonOut) {
   const r = spawnSync(process.execPath, [path.join(benchDir, 'linkcheck.mjs'), '--mirror', mirror, '--manifest', manifest, '--json', jsonOut, '--quiet'], {

@@ -13,12 +13,15 @@ export function realSitesMarkdown(s11) {
   }
   out.push('');
   for (const s of Object.values(s11.sites)) {
-    const others = Object.entries(s.medians).filter(([c]) => !c.startsWith('harvest') && c !== 'wget-warc' && c !== 'archiving-floor');
+    const others = Object.entries(s.medians).filter(([c]) => !c.startsWith('harvest') && c !== 'wget-warc' && !c.endsWith('-floor'));
     const extra = others.map(([c, m]) => `; against ${c}: CPU per request ${f(s.medians.harvest.cpuMsPerRequest / m.cpuMsPerRequest, 2)}×, wall ${f(s.medians.harvest.wallSeconds / m.wallSeconds, 2)}×`).join('');
     const base = s.medians['harvest-baseline'];
     const before = base ? `; against the baseline build (${s11.baseline}): CPU per request ${f(base.cpuMsPerRequest, 2)} -> ${f(s.medians.harvest.cpuMsPerRequest, 2)} ms, peak RSS ${f(base.maxRssMiB, 1)} -> ${f(s.medians.harvest.maxRssMiB, 1)} MiB` : '';
     const fl = s.medians['archiving-floor'];
-    const floor = fl ? `; the archiving floor ${f(fl.cpuMsPerRequest, 2)} ms a request, ${f(s.floorCpuRatio, 2)}× wget+WARC's, wall ${f(fl.wallSeconds, 1)} s` : '';
+    const nf = s.medians['node-floor'];
+    const floor =
+      (fl ? `; the archiving floor ${f(fl.cpuMsPerRequest, 2)} ms a request, ${f(s.floorCpuRatio, 2)}× wget+WARC's, wall ${f(fl.wallSeconds, 1)} s` : '') +
+      (nf ? `; the bare Node loop ${f(nf.cpuMsPerRequest, 2)} ms a request, ${f(s.nodeFloorCpuRatio, 2)}× wget+WARC's` : '');
     out.push(`- ${s.title}: Harvest against wget+WARC, CPU per request ${f(s.cpuRatio, 2)}×, wall ${f(s.wallRatio, 2)}×${extra}${before}${floor}.`);
   }
   if (s11.fileCreationMs != null) {
@@ -27,12 +30,14 @@ export function realSitesMarkdown(s11) {
       '',
       `Creating a file costs ${f(s11.fileCreationMs, 3)} ms of CPU on this file system (2,000 empty files in the work folder, nearly all of it the kernel's), whichever crawler makes it. ` +
         `Files and folders each crawler made: ${Object.values(s11.sites).map((s) => `${s.title}: Harvest ${made(s.medians.harvest)}, wget+WARC ${made(s.medians['wget-warc'])}`).join('; ')}. ` +
-        "The stage table's `open` is larger: a profile's samples count a thread's time in the call, waits included, not its CPU alone.",
+        "The stage table's `open` is larger: a profile's samples count a thread's time in the call, waits included, not its CPU alone. " +
+        `Before the runs the bench waited ${f(s11.settleSeconds ?? 0)} s for a new file to cost at most 0.1 ms: files deleted within the last minutes make the kernel skip their inodes at each new file. Each crawler's copy has a block group of its own (\`chattr +T\` on its parent), so what one crawler deletes (wget's link conversion deletes and remakes each page) costs only it.`,
     );
   }
   out.push(
     '',
-    "The archiving floor (`bench/floor.mjs --archive`): the URLs Harvest's first run requested, fetched and archived by Harvest's own modules on one thread, with no discovery, scope, robots, frontier or threads: the least Harvest's archive work costs.",
+    "The archiving floor (`bench/floor.mjs --archive`): the URLs Harvest's first run requested, fetched and archived by Harvest's own modules on one thread, with no discovery, scope, robots, frontier or threads: the least Harvest's archive work costs. " +
+      'The bare Node loop (`bench/floor.mjs` without `--archive`): the same URLs over the same 8 connections, decompressed, each page tokenised and each body written to a file, with no archive work at all: the least any crawler on Node and undici pays.',
     '',
   );
   const profiled = Object.values(s11.sites).filter((s) => s.stages && !s.stages.error);
@@ -63,6 +68,6 @@ export function realSitesTargets(s11, add) {
 
 export function realSitesKeyFigures(s11) {
   const k = { 's11 file creation CPU ms': s11.fileCreationMs };
-  for (const [name, s] of Object.entries(s11.sites)) Object.assign(k, { [`s11 ${name} harvest CPU ms/request`]: s.medians.harvest.cpuMsPerRequest, [`s11 ${name} CPU ratio to wget+WARC`]: s.cpuRatio, [`s11 ${name} wall ratio to wget+WARC`]: s.wallRatio, [`s11 ${name} archiving floor CPU ratio to wget+WARC`]: s.floorCpuRatio });
+  for (const [name, s] of Object.entries(s11.sites)) Object.assign(k, { [`s11 ${name} harvest CPU ms/request`]: s.medians.harvest.cpuMsPerRequest, [`s11 ${name} CPU ratio to wget+WARC`]: s.cpuRatio, [`s11 ${name} wall ratio to wget+WARC`]: s.wallRatio, [`s11 ${name} archiving floor CPU ratio to wget+WARC`]: s.floorCpuRatio, [`s11 ${name} bare Node loop CPU ratio to wget+WARC`]: s.nodeFloorCpuRatio });
   return k;
 }
