@@ -38,10 +38,11 @@ writeFileSync(process.env.PROBE_OUT, JSON.stringify({ arenas: process.env.MALLOC
     return { started: JSON.parse(readFileSync(out, 'utf8')) as Started, status: r.status, stderr: r.stderr };
   }
 
-  it('starts node with two malloc arenas and 2 MB semi-spaces, set by its #! line before the process starts', () => {
+  it('starts node with two malloc arenas, 2 MB semi-spaces and a larger interrupt budget, set by its #! line before the process starts', () => {
     const { started, status, stderr } = startedWith(['stats', '--help']);
     assert.equal(status, 0, stderr);
     assert.equal(started.arenas, '2');
     assert.ok(started.execArgv.includes('--max-semi-space-size=2'), `node started with ${JSON.stringify(started.execArgv)}`);
+    assert.ok(started.execArgv.includes('--interrupt-budget=270336'), `node started with ${JSON.stringify(started.execArgv)}`);
   });
 });
