@@ -81,6 +81,7 @@ function summary(runs, requestsOf) {
 async function profiledCrawl(ctx, nginx, name, dir, measured, leftovers) {
   const profDir = path.join(dir, 'profiles');
   fs.rmSync(profDir, { recursive: true, force: true });
+  spreadFolders(dir);
   const archive = path.join(dir, 'archive');
   nginx.reset(name);
   const run = await runMeasured([process.execPath, '--cpu-prof', '--cpu-prof-dir', profDir, path.join(ctx.root, 'dist/electron/cli/harvest.js'), ...harvestArgs(nginx.origin(name), archive)], {
