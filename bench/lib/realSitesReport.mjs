@@ -30,7 +30,7 @@ export function realSitesMarkdown(s11) {
       '',
       `Creating a file costs ${f(s11.fileCreationMs, 3)} ms of CPU on this file system (2,000 empty files in the work folder, nearly all of it the kernel's), whichever crawler makes it. ` +
         `Files and folders each crawler made: ${Object.values(s11.sites).map((s) => `${s.title}: Harvest ${made(s.medians.harvest)}, wget+WARC ${made(s.medians['wget-warc'])}`).join('; ')}. ` +
-        "The stage table's `open` is larger: a profile's samples count a thread's time in the call, waits included, not its CPU alone. " +
+        "A profile's samples count a thread's time in a call, waits included, so the stage table's `open` can be larger. " +
         `Before the runs the bench waited ${f(s11.settleSeconds ?? 0)} s for a new file to cost at most 0.1 ms: files deleted within the last minutes make the kernel skip their inodes at each new file. Each crawler's copy has a block group of its own (\`chattr +T\` on its parent), so what one crawler deletes (wget's link conversion deletes and remakes each page) costs only it.`,
     );
   }
