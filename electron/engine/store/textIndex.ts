@@ -187,9 +187,6 @@ export class TextIndex {
     // the index outgrows it (859 MB at 100,000 pages). Peak RSS on the 10,000-page bench site
     // 310.0/305.7/307.6 -> 294.4/298.2/288.6 MB, CPU within the noise (126-152 s against 131-145 s).
     db.pragma('cache_size = -2000');
-    // Statement journals in memory, as the catalogue's: in a file they went to /var/tmp, 1,525
-    // writes (6.2 MB) in a crawl of the PostgreSQL manual.
-    db.pragma('temp_store = MEMORY');
     db.exec(SCHEMA);
     return new TextIndex(db, false);
   }
